@@ -1,0 +1,139 @@
+package org.chainfilter.common.bits;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.LongFunction;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class BitStoreTest {
+
+    static List<LongFunction<BitStore>> kinds() {
+        return List.of(LongArrayBitStore::new, AtomicBitStore::new);
+    }
+
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void setReportsChangeAndGetSeesIt(LongFunction<BitStore> kind) {
+        BitStore store = kind.apply(131); // not a multiple of 64: the last word is partial
+        assertTrue(store.set(130));
+        assertFalse(store.set(130));
+        assertTrue(store.set(63));
+        assertTrue(store.set(64));
+        assertTrue(store.get(130) && store.get(63) && store.get(64));
+        assertFalse(store.get(0));
+        assertEquals(3, store.cardinality());
+        assertEquals(3, store.wordCount());
+        store.clear();
+        assertEquals(0, store.cardinality());
+    }
+
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void indicesOutsideTheStoreAreRefused(LongFunction<BitStore> kind) {
+        BitStore store = kind.apply(100);
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> store.set(100));
+        assertEquals("bit index 100 is outside [0, 100)", e.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> store.get(-1));
+    }
+
+    @Test
+    void sizesOutsideTheLimitsAreRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> new LongArrayBitStore(0));
+        assertEquals("bit count is 0; it must be at least 1", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new LongArrayBitStore(Long.MAX_VALUE));
+    }
+
+    /** BIP37's vData: bit i is 1 << (i & 7) of byte i >> 3. */
+    @Test
+    void lsbFirstLayoutIsBip37s() {
+        BitStore store = new LongArrayBitStore(24);
+        store.set(0);
+        store.set(9);
+        store.set(23);
+        assertArrayEquals(Hex.decode("010280"), store.toBytes(ByteLayout.LSB_FIRST));
+        assertEquals(store, LongArrayBitStore.fromBytes(Hex.decode("010280"), ByteLayout.LSB_FIRST));
+    }
+
+    /** Ethereum's bloom: bit k is 1 << (k & 7) of byte 255 - k/8 (the ERC-20 Transfer topic's bit 1443 → byte 75, 0x08). */
+    @Test
+    void bigEndianLayoutIsEthereums() {
+        BitStore store = new LongArrayBitStore(2048);
+        store.set(1443);
+        store.set(0);
+        byte[] bytes = store.toBytes(ByteLayout.BIG_ENDIAN);
+        assertEquals(256, bytes.length);
+        assertEquals(0x08, bytes[75]);
+        assertEquals(0x01, bytes[255]);
+        assertEquals(2, LongArrayBitStore.fromBytes(bytes, ByteLayout.BIG_ENDIAN).cardinality());
+        assertEquals(store, AtomicBitStore.fromBytes(bytes, ByteLayout.BIG_ENDIAN));
+    }
+
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void orAndMergeWordWise(LongFunction<BitStore> kind) {
+        BitStore a = kind.apply(200);
+        BitStore b = kind.apply(200);
+        a.set(1);
+        a.set(199);
+        b.set(199);
+        b.set(70);
+        BitStore union = a.copy();
+        union.or(b);
+        assertEquals(3, union.cardinality());
+        BitStore both = a.copy();
+        both.and(b);
+        assertEquals(1, both.cardinality());
+        assertTrue(both.get(199));
+        assertNotEquals(a, b);
+        var e = assertThrows(IllegalArgumentException.class, () -> a.or(kind.apply(201)));
+        assertEquals("cannot combine a store of 201 bits with one of 200 bits", e.getMessage());
+    }
+
+    @Test
+    void fromWordsRefusesStrayBitsPastTheEnd() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> LongArrayBitStore.fromWords(65, new long[] {0, 2}));
+        assertEquals("bits at or above 65 are set", e.getMessage());
+        assertEquals(1, LongArrayBitStore.fromWords(65, new long[] {0, 1}).cardinality());
+    }
+
+    @Test
+    void concurrentSettersLoseNoBit() throws InterruptedException {
+        AtomicBitStore store = new AtomicBitStore(1 << 16);
+        int threads = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int offset = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                // Interleaved bits: every thread writes into every word, the case a non-atomic OR would lose.
+                for (int i = offset; i < (1 << 16); i += threads) {
+                    store.set(i);
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertEquals(1 << 16, store.cardinality());
+    }
+}
