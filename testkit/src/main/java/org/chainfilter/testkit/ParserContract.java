@@ -1,0 +1,174 @@
+package org.chainfilter.testkit;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The rule every fuzz target checks against a parser of untrusted input.
+ *
+ * <ol>
+ *   <li>The parser either returns a value or refuses the input with one of its <em>declared</em> exception types
+ *       (for chainfilter's parsers: {@link IllegalArgumentException} and its subclasses, sometimes a checked
+ *       {@link java.io.IOException} for file readers). A refusal must carry a message that is not blank and not
+ *       longer than {@link #MAX_MESSAGE_CHARS} characters: a user reads it, and a log must not be flooded with a
+ *       peer's bytes.</li>
+ *   <li>Anything else escaping is a finding and is rethrown as it is (ArrayIndexOutOfBoundsException,
+ *       NegativeArraySizeException, ArithmeticException, NullPointerException, OutOfMemoryError,
+ *       StackOverflowError...), so Jazzer records the input.</li>
+ *   <li>Allocation is bounded by the input: while parsing an {@code n}-byte input the calling thread may allocate at
+ *       most {@code ALLOCATION_ALLOWANCE_BYTES + ALLOCATION_BYTES_PER_INPUT_BYTE * n} bytes. A parser that sizes an
+ *       array from a length field before checking it against the bytes that remain breaks this on a tiny input that
+ *       claims a huge length, long before it would run out of memory. Measured with HotSpot's per-thread allocation
+ *       counter ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}); where the JVM lacks it the check
+ *       is skipped.</li>
+ * </ol>
+ * Hangs are caught by the fuzzer's per-input timeout ({@code -timeout} in the {@code fuzz} profile).
+ *
+ * @param <T> what the parser returns
+ */
+public final class ParserContract<T> {
+    /** Fixed allowance for one parse: class initialisation, small tables, exception objects and their stack traces. */
+    public static final long ALLOCATION_ALLOWANCE_BYTES = 4L << 20;
+    /**
+     * Allowance per input byte: a parsed value holds copies of the input in objects (hashes, scripts, lists), which
+     * costs a small multiple of the input; 64 is far below what an unchecked length field produces.
+     */
+    public static final long ALLOCATION_BYTES_PER_INPUT_BYTE = 64;
+    /** Longest acceptable refusal message. */
+    public static final int MAX_MESSAGE_CHARS = 1000;
+
+    private static final com.sun.management.ThreadMXBean THREADS = threadBean();
+
+    private final String parserName;
+    private final List<Class<? extends Throwable>> declared;
+
+    private ParserContract(String parserName, List<Class<? extends Throwable>> declared) {
+        this.parserName = parserName;
+        this.declared = declared;
+    }
+
+    /** A contract for a parser (named for messages) whose only declared refusal is {@code declared}. */
+    public static <T> ParserContract<T> refusing(String parserName, Class<? extends Throwable> declared) {
+        return new ParserContract<>(parserName, List.of(declared));
+    }
+
+    /** A contract for a parser whose declared refusals are {@code first} and {@code second}. */
+    public static <T> ParserContract<T> refusing(
+            String parserName, Class<? extends Throwable> first, Class<? extends Throwable> second) {
+        return new ParserContract<>(parserName, List.of(first, second));
+    }
+
+    /** A parse that may throw checked exceptions (file readers declare IOException). */
+    @FunctionalInterface
+    public interface Parse<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs {@code parse} over an input of {@code inputLength} bytes (or characters) and applies the contract.
+     *
+     * @return the parsed value, or empty when the parser refused the input with a declared exception
+     * @throws Throwable (sneakily, unchanged) anything undeclared the parser threw
+     * @throws AssertionError when a refusal's message is blank or too long, or the parse allocated beyond its bound
+     */
+    public Optional<T> parse(long inputLength, Parse<T> parse) {
+        long before = allocatedBytes();
+        T value;
+        try {
+            value = parse.run();
+        } catch (Throwable t) {
+            if (!isDeclared(t)) {
+                throw ParserContract.<RuntimeException>sneaky(t);
+            }
+            checkAllocation(inputLength, before);
+            checkMessage(t);
+            return Optional.empty();
+        }
+        checkAllocation(inputLength, before);
+        if (value == null) {
+            throw new AssertionError(parserName + " returned null instead of a value or a refusal");
+        }
+        return Optional.of(value);
+    }
+
+    private boolean isDeclared(Throwable t) {
+        for (Class<? extends Throwable> type : declared) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void checkMessage(Throwable refusal) {
+        String message = refusal.getMessage();
+        if (message == null || message.isBlank()) {
+            throw new AssertionError(parserName + " refused an input without saying why: " + refusal, refusal);
+        }
+        if (message.length() > MAX_MESSAGE_CHARS) {
+            throw new AssertionError(parserName + " refused an input with a " + message.length()
+                    + "-character message; at most " + MAX_MESSAGE_CHARS + " are acceptable", refusal);
+        }
+    }
+
+    private void checkAllocation(long inputLength, long before) {
+        if (before < 0) {
+            return;
+        }
+        long allocated = allocatedBytes() - before;
+        long bound = ALLOCATION_ALLOWANCE_BYTES + ALLOCATION_BYTES_PER_INPUT_BYTE * inputLength;
+        if (allocated > bound) {
+            throw new AssertionError(parserName + " allocated " + allocated + " bytes for a " + inputLength
+                    + "-byte input; the bound is " + bound + " (a length field used before it was checked?)");
+        }
+    }
+
+    /**
+     * Checks the round trip of a strict parser: serializing what was parsed gives back the very input (the parser
+     * accepts one encoding per value: canonical CompactSize, no trailing bytes).
+     */
+    public static void assertCanonical(String what, byte[] input, byte[] reserialized) {
+        if (!Arrays.equals(input, reserialized)) {
+            throw new AssertionError(what + ": parse then serialize changed the bytes (" + input.length + " in, "
+                    + reserialized.length + " out, first difference at byte " + Arrays.mismatch(input, reserialized)
+                    + ")");
+        }
+    }
+
+    /**
+     * Checks parse → serialize → parse: the value read back from its own serialization equals it, and serializes to
+     * the same bytes again.
+     */
+    public static <V> void assertRoundTrip(String what, V value, Function<V, byte[]> serialize,
+                                           Function<byte[], V> parse) {
+        byte[] first = serialize.apply(value);
+        V again = parse.apply(first);
+        if (!Objects.equals(value, again)) {
+            throw new AssertionError(what + ": the value read back from its serialization differs: " + value
+                    + " then " + again);
+        }
+        assertCanonical(what, first, serialize.apply(again));
+    }
+
+    private static long allocatedBytes() {
+        return THREADS == null ? -1 : THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    private static com.sun.management.ThreadMXBean threadBean() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
+                && bean.isThreadAllocatedMemorySupported()) {
+            bean.setThreadAllocatedMemoryEnabled(true);
+            return bean;
+        }
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+}
