@@ -1,0 +1,117 @@
+package org.chainfilter.btcwire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Real blocks from the published BIP37 and BIP158 vectors; each resource file cites its source. */
+class BlockTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"block_13b8a", "block_5a4ded", "block_dab013", "block_b731f2", "testnet_0",
+        "testnet_926485", "testnet_1263442"})
+    void realBlocksParseHashAndMatchTheirMerkleRoot(String name) {
+        Map<String, String> v = WireVectors.load(name);
+        byte[] raw = Hex.decode(v.get("raw"));
+        Block block = Block.parse(raw);
+        assertEquals(v.get("hash"), block.hash().toDisplayHex());
+        assertTrue(block.merkleRootMatches(), "merkle root of " + name);
+        assertEquals(block.header().merkleRoot(), block.computeMerkleRoot());
+        assertArrayEquals(raw, block.serialize(true));
+        if (v.containsKey("tx_count")) {
+            assertEquals(Integer.parseInt(v.get("tx_count")), block.transactions().size());
+        }
+        if (v.containsKey("txids")) {
+            List<String> txids = new ArrayList<>();
+            block.txids().forEach(h -> txids.add(h.toDisplayHex()));
+            assertEquals(Arrays.asList(v.get("txids").split(",")), txids);
+        }
+        assertEquals(block, Block.parse(raw));
+        assertEquals(block.hashCode(), Block.parse(raw).hashCode());
+    }
+
+    /** The witness block's Merkle root only matches when txids exclude the witness. */
+    @Test
+    void segwitBlockTxidsExcludeWitness() {
+        Block block = Block.fromHex(WireVectors.load("testnet_1263442").get("raw"));
+        long withWitness = block.transactions().stream().filter(Transaction::hasWitness).count();
+        assertTrue(withWitness > 0);
+        for (Transaction tx : block.transactions()) {
+            assertEquals(Sha256d.hash(tx.serialize(false)), tx.txid());
+            assertEquals(Sha256d.hash(tx.serialize(true)), tx.wtxid());
+            assertEquals(tx.hasWitness(), !tx.txid().equals(tx.wtxid()));
+        }
+        assertTrue(block.merkleRootMatches());
+        assertTrue(block.serialize(false).length < block.serialize(true).length);
+    }
+
+    @Test
+    void headerFieldsOfBlock13b8a() {
+        BlockHeader header = Block.fromHex(WireVectors.load("block_13b8a").get("raw")).header();
+        assertEquals(1, header.version());
+        assertEquals(0x1b04864cL, header.bits());
+        assertEquals(header, BlockHeader.parse(header.serialize()));
+        assertEquals("00000000000080b66c911bd5ba14a74260057311eaeb1982802f7010f1a9f090",
+                header.previousBlockHash().toDisplayHex());
+        assertEquals(1293625051L, header.time());
+    }
+
+    @Test
+    void aChangedHeaderNoLongerMatchesTheTransactions() {
+        byte[] raw = Hex.decode(WireVectors.load("block_5a4ded").get("raw"));
+        raw[40] ^= 1;
+        Block block = Block.parse(raw);
+        assertFalse(block.merkleRootMatches());
+        assertNotEquals(WireVectors.load("block_5a4ded").get("hash"), block.hash().toDisplayHex());
+    }
+
+    @Test
+    void transactionCountBeyondTheBytesLeftIsRefused() {
+        byte[] header = Arrays.copyOf(Hex.decode(WireVectors.load("block_dab013").get("raw")), 80);
+        byte[] raw = Arrays.copyOf(header, 85);
+        System.arraycopy(Hex.decode("fe00000100"), 0, raw, 80, 5);
+        WireFormatException e = assertThrows(WireFormatException.class, () -> Block.parse(raw));
+        assertEquals("block transaction count is 65536 but at 10 bytes or more each they cannot fit in the 0 bytes"
+                + " left", e.getMessage());
+    }
+
+    @Test
+    void shortHeaderAndTrailingBytesAreRefused() {
+        WireFormatException e = assertThrows(WireFormatException.class, () -> Block.parse(new byte[79]));
+        assertEquals("block header needs 80 bytes but 79 are left", e.getMessage());
+        e = assertThrows(WireFormatException.class, () -> BlockHeader.parse(new byte[81]));
+        assertEquals("block header is 81 bytes; it must be exactly 80", e.getMessage());
+        byte[] raw = Hex.decode(WireVectors.load("block_dab013").get("raw") + "00");
+        e = assertThrows(WireFormatException.class, () -> Block.parse(raw));
+        assertEquals("block has 1 trailing bytes after its end (at offset " + (raw.length - 1) + ")", e.getMessage());
+    }
+
+    @Test
+    void merkleRootOfNothingIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MerkleRoot.of(List.of()));
+        assertEquals("a Merkle root needs at least one leaf; got 0", e.getMessage());
+    }
+
+    /** Core's ComputeMerkleRoot pairs an odd last node with itself: three leaves hash (a,b) and (c,c). */
+    @Test
+    void oddLevelsDuplicateTheirLastNode() {
+        Hash256 a = Sha256d.hash(new byte[] {1});
+        Hash256 b = Sha256d.hash(new byte[] {2});
+        Hash256 c = Sha256d.hash(new byte[] {3});
+        Hash256 expected = Sha256d.hashPair(Sha256d.hashPair(a, b), Sha256d.hashPair(c, c));
+        assertEquals(expected, MerkleRoot.of(List.of(a, b, c)));
+        assertEquals(a, MerkleRoot.of(List.of(a)));
+    }
+}

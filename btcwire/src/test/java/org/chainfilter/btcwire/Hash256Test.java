@@ -1,0 +1,49 @@
+package org.chainfilter.btcwire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+
+class Hash256Test {
+
+    /** BIP37 vectors: uint256{"b4749f…ff6b"} inserts the bytes 6bff…9fb4 (Core bloom_tests.cpp bloom_match). */
+    @Test
+    void displayAndInternalOrderAreReverses() {
+        Hash256 h = Hash256.fromDisplayHex("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        assertEquals("6bff7fcd4f8565ef406dd5d63d4ff94f318fe82027fd4dc451b04474019f74b4", h.toInternalHex());
+        assertEquals("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b", h.toString());
+        assertEquals(h, Hash256.fromInternalHex(h.toInternalHex()));
+        assertEquals(h, Hash256.fromInternalBytes(h.internalBytes()));
+        assertEquals(Hex.encode(h.displayBytes()), h.toDisplayHex());
+        assertNotEquals(h, Hash256.ZERO);
+        assertTrue(Hash256.ZERO.isZero());
+    }
+
+    @Test
+    void internalBytesAreACopy() {
+        Hash256 h = Hash256.fromInternalHex("01".repeat(32));
+        h.internalBytes()[0] = 9;
+        assertEquals("01".repeat(32), h.toInternalHex());
+    }
+
+    @Test
+    void wrongLengthsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Hash256.fromDisplayHex("abcd"));
+        assertEquals("display hash is 2 bytes; it must be exactly 32 bytes", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hash256.fromInternalBytes(new byte[31]));
+        assertEquals("a hash is 32 bytes; got 31", e.getMessage());
+    }
+
+    /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
+    @Test
+    void doubleSha256OfAKnownInput() {
+        Hash256 h = Sha256d.hash("hello".getBytes(StandardCharsets.US_ASCII));
+        assertEquals("9595c9df90075148eb06860365df33584b75bff782a510c6cd4883a419833d50", h.toInternalHex());
+    }
+}

@@ -1,0 +1,84 @@
+package org.chainfilter.btcwire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+
+/** Core's GetScriptOp semantics (script/script.cpp). */
+class ScriptIteratorTest {
+
+    /** "opcode:datahex" per operation, plus "ERROR" if the iteration stopped on a bad push. */
+    private static List<String> ops(String scriptHex) {
+        ScriptIterator it = new ScriptIterator(Hex.decode(scriptHex));
+        List<String> out = new ArrayList<>();
+        while (it.next()) {
+            out.add(Integer.toHexString(it.opcode()) + ":" + (it.isPush() ? Hex.encode(it.data()) : "-"));
+        }
+        if (it.failed()) {
+            out.add("ERROR");
+        }
+        return out;
+    }
+
+    @Test
+    void p2pkhYieldsOnlyTheHashAsData() {
+        assertEquals(List.of("76:-", "a9:-", "14:" + "11".repeat(20), "88:-", "ac:-"),
+                ops("76a914" + "11".repeat(20) + "88ac"));
+    }
+
+    @Test
+    void op0IsAnEmptyPushAndSmallIntegersCarryNoData() {
+        assertEquals(List.of("0:", "4f:-", "51:-", "60:-", "50:-"), ops("004f516050"));
+    }
+
+    @Test
+    void pushDataFormsReadTheirLittleEndianLengths() {
+        assertEquals(List.of("4c:aabb", "4d:cc", "4e:dd", "4c:"),
+                ops("4c02aabb" + "4d0100cc" + "4e01000000dd" + "4c00"));
+    }
+
+    @Test
+    void truncatedPushStopsButKeepsTheOpsBefore() {
+        assertEquals(List.of("1:aa", "ac:-", "ERROR"), ops("01aaac" + "05aabb"));
+        assertEquals(List.of("ERROR"), ops("4c"));
+        assertEquals(List.of("51:-", "ERROR"), ops("51" + "4d01"));
+        assertEquals(List.of("ERROR"), ops("4e0100"));
+        assertEquals(List.of("ERROR"), ops("4effffffff00"));
+    }
+
+    @Test
+    void emptyScriptHasNoOpsAndNoError() {
+        ScriptIterator it = new ScriptIterator(new byte[0]);
+        assertFalse(it.next());
+        assertFalse(it.failed());
+    }
+
+    @Test
+    void offsetsPointIntoTheSharedScriptWithoutCopying() {
+        byte[] script = Hex.decode("0003020304");
+        ScriptIterator it = new ScriptIterator();
+        it.reset(script, 1, 4);
+        assertTrue(it.next());
+        assertEquals(2, it.dataOffset());
+        assertEquals(3, it.dataLength());
+        assertTrue(it.script() == script);
+        assertFalse(it.next());
+        assertTrue(it.reset(script).next());
+        assertEquals(0, it.dataLength());
+        assertTrue(it.isPush());
+    }
+
+    @Test
+    void smallIntegersOfOpcodes() {
+        assertEquals(0, Opcodes.smallInteger(Opcodes.OP_0));
+        assertEquals(1, Opcodes.smallInteger(Opcodes.OP_1));
+        assertEquals(16, Opcodes.smallInteger(Opcodes.OP_16));
+        assertEquals(-1, Opcodes.smallInteger(Opcodes.OP_1NEGATE));
+        assertEquals(-1, Opcodes.smallInteger(Opcodes.OP_CHECKSIG));
+    }
+}

@@ -1,0 +1,137 @@
+package org.chainfilter.btcwire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+
+class TransactionTest {
+
+    @Test
+    void publishedTransactionsHaveTheirPublishedTxids() {
+        for (String name : List.of("tx_b4749f", "tx_e2769b")) {
+            Map<String, String> v = WireVectors.load(name);
+            Transaction tx = Transaction.fromHex(v.get("raw"));
+            assertEquals(v.get("txid"), tx.txid().toDisplayHex());
+            assertEquals(tx.txid(), tx.wtxid());
+            assertFalse(tx.hasWitness());
+            assertEquals(v.get("raw"), Hex.encode(tx.serialize(true)));
+            assertEquals(v.get("raw"), Hex.encode(tx.serialize(false)));
+        }
+    }
+
+    /** The spending tx of bloom_match spends output 0 of tx b4749f…: its prevout is that txid in internal order. */
+    @Test
+    void fieldsOfThePublishedSpendingTransaction() {
+        Transaction spent = Transaction.fromHex(WireVectors.load("tx_b4749f").get("raw"));
+        Transaction tx = Transaction.fromHex(WireVectors.load("tx_e2769b").get("raw"));
+        assertEquals(1, tx.version());
+        assertEquals(1, tx.inputs().size());
+        assertEquals(new OutPoint(spent.txid(), 0), tx.inputs().get(0).outPoint());
+        assertEquals("6bff7fcd4f8565ef406dd5d63d4ff94f318fe82027fd4dc451b04474019f74b400000000",
+                Hex.encode(tx.inputs().get(0).outPoint().toBytes()));
+        assertEquals(0xffffffffL, tx.inputs().get(0).sequence());
+        assertEquals(0, tx.lockTime());
+        assertFalse(tx.isCoinbase());
+    }
+
+    /** Adding a witness changes the wtxid and the BIP144 bytes but never the txid. */
+    @Test
+    void witnessChangesWtxidButNotTxid() {
+        Transaction legacy = Transaction.fromHex(WireVectors.load("tx_b4749f").get("raw"));
+        List<TxInput> inputs = new ArrayList<>();
+        for (TxInput in : legacy.inputs()) {
+            inputs.add(new TxInput(in.outPoint(), in.scriptSig(), in.sequence(),
+                    List.of(Hex.decode("3044"), new byte[0])));
+        }
+        Transaction segwit = new Transaction(legacy.version(), inputs, legacy.outputs(), legacy.lockTime());
+        assertTrue(segwit.hasWitness());
+        assertEquals(legacy.txid(), segwit.txid());
+        assertNotEquals(segwit.txid(), segwit.wtxid());
+        byte[] bip144 = segwit.serialize(true);
+        assertEquals("0100000000010", Hex.encode(bip144).substring(0, 13));
+        Transaction reparsed = Transaction.parse(bip144);
+        assertEquals(segwit, reparsed);
+        assertEquals(segwit.wtxid(), reparsed.wtxid());
+        assertArrayEquals(Hex.decode("3044"), reparsed.inputs().get(0).witness().get(0));
+        assertEquals(0, reparsed.inputs().get(0).witness().get(1).length);
+        assertNotEquals(legacy, segwit);
+    }
+
+    @Test
+    void coinbaseIsRecognised() {
+        Block block = Block.fromHex(WireVectors.load("block_13b8a").get("raw"));
+        assertTrue(block.transactions().get(0).isCoinbase());
+        assertFalse(block.transactions().get(1).isCoinbase());
+    }
+
+    /** Core reads an empty vin then flags 0 as a transaction with no inputs and no outputs. */
+    @Test
+    void emptyVinWithZeroFlagsIsAnEmptyTransaction() {
+        Transaction tx = Transaction.fromHex("01000000" + "00" + "00" + "00000000");
+        assertEquals(0, tx.inputs().size());
+        assertEquals(0, tx.outputs().size());
+        assertEquals("01000000000000000000", Hex.encode(tx.serialize(false)));
+    }
+
+    @Test
+    void superfluousWitnessRecordIsRefused() {
+        String tx = "01000000" + "0001" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff" + "00" + "00"
+                + "00000000";
+        WireFormatException e = assertThrows(WireFormatException.class, () -> Transaction.fromHex(tx));
+        assertEquals("transaction has a witness flag but every witness stack is empty (Core: Superfluous witness"
+                + " record)", e.getMessage());
+    }
+
+    @Test
+    void unknownFlagBitsAreRefused() {
+        String tx = "01000000" + "0002" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff" + "00"
+                + "00000000";
+        WireFormatException e = assertThrows(WireFormatException.class, () -> Transaction.fromHex(tx));
+        assertEquals("transaction has unknown segwit flag bits 0x2 (Core: Unknown transaction optional data)",
+                e.getMessage());
+    }
+
+    @Test
+    void truncatedAndTrailingBytesAreRefused() {
+        String raw = WireVectors.load("tx_b4749f").get("raw");
+        WireFormatException e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex(raw.substring(0, raw.length() - 2)));
+        assertEquals("reading transaction nLockTime: wanted 4 bytes but 3 are left (at offset "
+                + (raw.length() / 2 - 4) + ")", e.getMessage());
+        e = assertThrows(WireFormatException.class, () -> Transaction.fromHex(raw + "00"));
+        assertEquals("transaction has 1 trailing bytes after its end (at offset " + raw.length() / 2 + ")",
+                e.getMessage());
+    }
+
+    @Test
+    void hugeCountsAreRefusedBeforeAllocation() {
+        WireFormatException e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex("01000000" + "fe00000002" + "00".repeat(20)));
+        assertEquals("transaction input count is 33554432 but at 41 bytes or more each they cannot fit in the 20"
+                + " bytes left", e.getMessage());
+        e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex("01000000" + "ffffffffffffffff7f"));
+        assertEquals("transaction input count is 9223372036854775807; at most 33554432 is allowed", e.getMessage());
+        e = assertThrows(WireFormatException.class, () -> Transaction.fromHex("01000000" + "fd0300"));
+        assertEquals("transaction input count: non-canonical CompactSize (value 3 encoded with prefix 0xfd)",
+                e.getMessage());
+    }
+
+    @Test
+    void outOfRangeFieldsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new OutPoint(Hash256.ZERO, 1L << 32));
+        assertEquals("output index 4294967296 is outside the uint32 range 0..4294967295", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new Transaction(1, List.of(), List.of(), -1));
+        assertEquals("nLockTime -1 is outside the uint32 range", e.getMessage());
+    }
+}
