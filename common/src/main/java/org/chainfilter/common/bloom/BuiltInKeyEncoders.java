@@ -1,0 +1,47 @@
+package org.chainfilter.common.bloom;
+
+import org.chainfilter.common.hash.Hash128Function;
+import org.chainfilter.common.hash.Murmur3;
+
+/** The singletons behind {@link KeyEncoder#bytes()}, {@link KeyEncoder#longs()} and {@link KeyEncoder#chars()}. */
+final class BuiltInKeyEncoders {
+
+    static final KeyEncoder<byte[]> BYTES = new KeyEncoder<>() {
+        @Override
+        public boolean hash128(byte[] key, int seed, Hash128Function result) {
+            return Murmur3.x64_128(seed, key, result);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyEncoder.bytes()";
+        }
+    };
+
+    static final KeyEncoder<Long> LONGS = new KeyEncoder<>() {
+        @Override
+        public boolean hash128(Long key, int seed, Hash128Function result) {
+            return Murmur3.x64_128OfLong(seed, key, result);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyEncoder.longs()";
+        }
+    };
+
+    static final KeyEncoder<CharSequence> CHARS = new KeyEncoder<>() {
+        @Override
+        public boolean hash128(CharSequence key, int seed, Hash128Function result) {
+            return Murmur3.x64_128OfChars(seed, key, result);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyEncoder.chars()";
+        }
+    };
+
+    private BuiltInKeyEncoders() {
+    }
+}

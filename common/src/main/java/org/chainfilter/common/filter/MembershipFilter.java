@@ -1,0 +1,61 @@
+package org.chainfilter.common.filter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * An approximate set: {@link #mightContain} never answers {@code false} for an element that was {@link #put} (no false
+ * negatives, unless the kind documents deletions), and answers {@code true} for an element never put with a
+ * probability near {@link #expectedFpp()}. Every filter kind of the library implements it: the generic
+ * {@link BloomFilter} and the counting, scalable, blocked, concurrent and cuckoo filters.
+ *
+ * <p>Implementations document their thread safety and whether their {@code put}/{@code mightContain} allocate.
+ *
+ * @param <T> the element type
+ */
+public interface MembershipFilter<T> {
+
+    /**
+     * Adds {@code element}.
+     *
+     * @return whether the filter changed: for a Bloom filter, whether any bit went from 0 to 1. {@code false} means the
+     *     element was already (or appeared already to be) present, so a {@code true} answer proves the element was new;
+     *     a {@code false} answer does not prove it was old.
+     */
+    boolean put(T element);
+
+    /** Whether {@code element} might have been put: {@code false} is certain, {@code true} is probable. */
+    boolean mightContain(T element);
+
+    /** The probability that {@link #mightContain} answers {@code true} for an element never put, from the filter's
+     * current state (its real fill, not the element count it was sized for). */
+    double expectedFpp();
+
+    /** An estimate of how many distinct elements were put. */
+    long approximateElementCount();
+
+    /** Removes every element. */
+    void clear();
+
+    /** An independent copy: changes to either leave the other unchanged. */
+    MembershipFilter<T> copy();
+
+    /**
+     * Writes the filter's versioned binary form (its kind's documented layout, starting with a magic number and a
+     * version byte) to {@code out}. Each kind offers a reader that takes a caller's bound on the size.
+     */
+    void writeTo(OutputStream out) throws IOException;
+
+    /** The versioned binary form of {@link #writeTo} as a byte array. */
+    default byte[] toByteArray() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array stream cannot fail", e);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,132 @@
+package org.chainfilter.common.math;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Expected figures are computed by hand from the formulas in {@link BloomMath}'s javadoc (ln 2 = 0.693147...). */
+class BloomMathTest {
+
+    @Test
+    void onePercentNeeds9585BitsPerElementAndSevenHashes() {
+        // -ln 0.01 / (ln 2)^2 = 4.605170 / 0.480453 = 9.585058
+        assertEquals(9.585058, BloomMath.bitsPerElement(0.01), 1e-6);
+        // -log2 0.01 = 6.64 -> 7
+        assertEquals(7, BloomMath.optimalHashFunctionCount(0.01));
+        assertEquals(7, BloomMath.optimalHashFunctionCount(1000, 9586));
+    }
+
+    @Test
+    void aTenthOfAPercentNeeds14378BitsPerElementAndTenHashes() {
+        assertEquals(14.377588, BloomMath.bitsPerElement(0.001), 1e-6);
+        assertEquals(10, BloomMath.optimalHashFunctionCount(0.001));
+    }
+
+    @Test
+    void hundredMillionElementsAtOnePercentTake120Megabytes() {
+        long bits = BloomMath.optimalBitCount(100_000_000L, 0.01);
+        assertEquals(958_505_838L, bits); // ceil(10^8 * 9.5850584)
+        assertEquals(119.8, bits / 8 / 1e6, 0.05);
+        assertEquals(7, BloomMath.optimalHashFunctionCount(100_000_000L, bits));
+    }
+
+    @Test
+    void aPrioriRate() {
+        // one element, 8 bits, k = 1: 1 - e^(-1/8)
+        assertEquals(0.117503097415, BloomMath.falsePositiveRate(1, 8, 1), 1e-12);
+        // the optimal shape for 1000 elements at 1% delivers about 1%
+        assertEquals(0.0100345, BloomMath.falsePositiveRate(1000, 9586, 7), 1e-7);
+        assertEquals(0.0, BloomMath.falsePositiveRate(0, 9586, 7));
+    }
+
+    @Test
+    void rateFromFill() {
+        assertEquals(0.5 * 0.5 * 0.5, BloomMath.falsePositiveRateFromFill(50, 100, 3), 1e-15);
+        assertEquals(0.0, BloomMath.falsePositiveRateFromFill(0, 100, 3));
+        assertEquals(1.0, BloomMath.falsePositiveRateFromFill(100, 100, 3));
+    }
+
+    @Test
+    void capacityInvertsTheBitCount() {
+        assertEquals(1000, BloomMath.capacity(9586, 0.01)); // 9586 / 9.5850584 = 1000.098
+        assertEquals(999, BloomMath.capacity(9585, 0.01));
+    }
+
+    @Test
+    void swamidassBaldiEstimate() {
+        // half the bits set: -(1000/7) ln(1/2) = 99.021
+        assertEquals(99.0210258, BloomMath.estimatedElementCount(500, 1000, 7), 1e-6);
+        assertEquals(0.0, BloomMath.estimatedElementCount(0, 1000, 7));
+        assertEquals(Double.POSITIVE_INFINITY, BloomMath.estimatedElementCount(1000, 1000, 7));
+    }
+
+    @Test
+    void unionAndIntersection() {
+        // A: 300 bits -> 50.954; B: 400 -> 72.975; A OR B: 550 -> 114.073; A AND B by inclusion-exclusion: 9.856
+        assertEquals(114.0725280, BloomMath.estimatedUnionSize(550, 1000, 7), 1e-6);
+        assertEquals(9.8561245, BloomMath.estimatedIntersectionSize(300, 400, 550, 1000, 7), 1e-6);
+        // disjoint-looking fills never give a negative intersection
+        assertEquals(0.0, BloomMath.estimatedIntersectionSize(300, 400, 700, 1000, 7));
+        assertTrue(Double.isNaN(BloomMath.estimatedIntersectionSize(300, 1000, 1000, 1000, 7)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 1.0, -0.5, 1.5, Double.NaN})
+    void ratesOutsideTheOpenIntervalAreRefused(double rate) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BloomMath.bitsPerElement(rate));
+        assertEquals("false-positive rate is " + rate + "; it must be strictly between 0 and 1", e.getMessage());
+    }
+
+    @Test
+    void badCountsAreRefused() {
+        assertEquals("expected element count is 0; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.optimalBitCount(0, 0.01)).getMessage());
+        assertEquals("bit count is -8; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.falsePositiveRate(1, -8, 1)).getMessage());
+        assertEquals("hash function count is 0; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.falsePositiveRate(1, 8, 0)).getMessage());
+        assertEquals("element count is -1; it must not be negative", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.falsePositiveRate(-1, 8, 1)).getMessage());
+        assertEquals("set bit count is 1001; it must be within [0, 1000]", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.estimatedElementCount(1001, 1000, 7)).getMessage());
+        assertEquals("the union has 350 set bits, fewer than an operand's 400",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BloomMath.estimatedIntersectionSize(300, 400, 350, 1000, 7)).getMessage());
+    }
+
+    @Test
+    void bitCountsBeyondALongAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.optimalBitCount(Long.MAX_VALUE, 1e-300));
+        assertTrue(e.getMessage().startsWith(Long.MAX_VALUE + " elements at rate 1.0E-300 need "), e.getMessage());
+        assertTrue(e.getMessage().endsWith("bits; at most " + Long.MAX_VALUE + " are representable"), e.getMessage());
+    }
+
+    @Test
+    void shapeIsAValue() {
+        Shape shape = Shape.fromElementsAndRate(1000, 0.01);
+        assertEquals(Shape.of(9586, 7), shape);
+        assertEquals(Shape.of(9586, 7).hashCode(), shape.hashCode());
+        assertNotEquals(Shape.of(9586, 8), shape);
+        assertNotEquals(Shape.of(9587, 7), shape);
+        assertEquals("Shape[m=9586, k=7]", shape.toString());
+        assertEquals(1199, shape.byteCount());
+        assertEquals(0.0100345, shape.falsePositiveRate(1000), 1e-7);
+        assertEquals(99.0210258, Shape.of(1000, 7).estimatedElementCount(500), 1e-6);
+    }
+
+    @Test
+    void shapeRefusesBadArguments() {
+        assertEquals("hash function count is 256; it must be within [1, 255]",
+                assertThrows(IllegalArgumentException.class, () -> Shape.of(64, 256)).getMessage());
+        assertEquals("hash function count is 0; it must be within [1, 255]",
+                assertThrows(IllegalArgumentException.class, () -> Shape.of(64, 0)).getMessage());
+        assertEquals("bit count is 0; it must be at least 1",
+                assertThrows(IllegalArgumentException.class, () -> Shape.of(0, 3)).getMessage());
+    }
+}
