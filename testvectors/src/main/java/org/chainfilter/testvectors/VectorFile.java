@@ -1,0 +1,171 @@
+package org.chainfilter.testvectors;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One conformance vector file as {@code conformance/SCHEMA.md} defines it:
+ * {@code {"suite": ..., "source": ..., "vectors": [{"name": ..., ...}, ...]}}.
+ *
+ * <p>Reading checks the envelope only (the three top-level fields, every vector an object with a unique string
+ * {@code name}); the suite fields of a vector are checked when a suite executor reads them, so a file of a suite this
+ * version does not know still loads, and the runner reports it as skipped. Files larger than
+ * {@value #MAX_FILE_BYTES} bytes are refused before they are read into memory.
+ */
+public final class VectorFile {
+    /** Upper bound on a vector file (the largest bundled file is about 0.3 MB). */
+    public static final int MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private final String origin;
+    private final String suite;
+    private final String source;
+    private final List<Vector> vectors;
+
+    private VectorFile(String origin, String suite, String source, List<Vector> vectors) {
+        this.origin = origin;
+        this.suite = suite;
+        this.source = source;
+        this.vectors = vectors;
+    }
+
+    /** Reads and checks a file from disk. */
+    public static VectorFile read(Path path) {
+        try {
+            long size = Files.size(path);
+            if (size > MAX_FILE_BYTES) {
+                throw new VectorFormatException(
+                        path + ": file is " + size + " bytes; a vector file may be at most " + MAX_FILE_BYTES + " bytes");
+            }
+            return parse(path.toString(), Files.readString(path, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads and checks a file from a stream (at most {@value #MAX_FILE_BYTES} bytes are read). */
+    public static VectorFile read(String origin, InputStream in) {
+        try {
+            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES) {
+                throw new VectorFormatException(origin + ": file is larger than " + MAX_FILE_BYTES + " bytes");
+            }
+            return parse(origin, new String(bytes, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + origin + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Parses the text of a vector file.
+     *
+     * @param origin where the text came from (a path or resource name), used in every error message
+     * @throws VectorFormatException when the text is not JSON or not in the schema's shape
+     */
+    public static VectorFile parse(String origin, String json) {
+        Objects.requireNonNull(origin, "origin");
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new VectorFormatException(origin + ": not JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr() + ")"), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new VectorFormatException(origin + ": not a conformance file: the top level must be an object with "
+                    + "'suite', 'source' and 'vectors'; it is " + (root == null ? "empty" : root.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        String suite = envelopeText(origin, root, "suite");
+        String source = envelopeText(origin, root, "source");
+        JsonNode list = root.get("vectors");
+        if (list == null) {
+            throw new VectorFormatException(origin + ": not a conformance file: missing field 'vectors'");
+        }
+        if (!list.isArray()) {
+            throw new VectorFormatException(origin + ": not a conformance file: field 'vectors' must be a list");
+        }
+        List<Vector> vectors = new ArrayList<>(list.size());
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            int number = i + 1;
+            JsonNode item = list.get(i);
+            if (!item.isObject()) {
+                throw new VectorFormatException(origin + ": vector " + number + " must be an object");
+            }
+            JsonNode name = item.get("name");
+            if (name == null || !name.isTextual() || name.asText().isEmpty()) {
+                throw new VectorFormatException(origin + ": vector " + number + ": missing field 'name' (a non-empty string)");
+            }
+            Integer earlier = seen.putIfAbsent(name.asText(), number);
+            if (earlier != null) {
+                throw new VectorFormatException(origin + ": vector " + number + ": duplicate name '" + name.asText()
+                        + "' (also vector " + earlier + "); names must be unique within a file");
+            }
+            vectors.add(new Vector(number, name.asText(), (ObjectNode) item));
+        }
+        return new VectorFile(origin, suite, source, Collections.unmodifiableList(vectors));
+    }
+
+    private static String envelopeText(String origin, JsonNode root, String field) {
+        JsonNode value = root.get(field);
+        if (value == null) {
+            throw new VectorFormatException(origin + ": not a conformance file: missing field '" + field + "'");
+        }
+        if (!value.isTextual() || value.asText().isBlank()) {
+            throw new VectorFormatException(origin + ": not a conformance file: field '" + field + "' must be a non-empty string");
+        }
+        return value.asText();
+    }
+
+    /** Where the file came from: a path or a resource name. */
+    public String origin() {
+        return origin;
+    }
+
+    public String suite() {
+        return suite;
+    }
+
+    /** The provenance of the values: repository, path, commit and test. */
+    public String source() {
+        return source;
+    }
+
+    public List<Vector> vectors() {
+        return vectors;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof VectorFile f && f.origin.equals(origin) && f.suite.equals(suite)
+                && f.source.equals(source) && f.vectors.equals(vectors);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(origin, suite, source, vectors);
+    }
+
+    @Override
+    public String toString() {
+        return origin + " (" + suite + ", " + vectors.size() + " vectors)";
+    }
+}

@@ -1,0 +1,20 @@
+package org.chainfilter.testvectors.suites;
+
+import java.util.List;
+import org.chainfilter.testvectors.ConformanceRunner;
+import org.chainfilter.testvectors.SuiteExecutor;
+
+/** The executors that check chainfilter's own code, one per suite. */
+public final class ChainfilterSuites {
+    private ChainfilterSuites() {
+    }
+
+    public static List<SuiteExecutor> all() {
+        return List.of(new Murmur3Suite(), new SipHashSuite());
+    }
+
+    /** A runner over {@link #all()}. */
+    public static ConformanceRunner runner() {
+        return new ConformanceRunner(all());
+    }
+}

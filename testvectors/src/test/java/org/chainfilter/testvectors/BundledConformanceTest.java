@@ -1,0 +1,64 @@
+package org.chainfilter.testvectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.chainfilter.testvectors.suites.ChainfilterSuites;
+import org.junit.jupiter.api.Test;
+
+/** Every bundled vector passes through chainfilter, and no vector has gone missing. */
+class BundledConformanceTest {
+    /** Vectors per file. Dropping or adding a vector must change this table (and the README's). */
+    private static final Map<String, Integer> EXPECTED_FILES = new LinkedHashMap<>();
+
+    static {
+        EXPECTED_FILES.put("murmur3-x86-32.core.json", 14);
+        EXPECTED_FILES.put("siphash-2-4.reference.json", 64);
+    }
+
+    @Test
+    void everyBundledVectorPasses() {
+        ConformanceReport report = ChainfilterSuites.runner().run(Suites.bundled());
+        String failures = report.failures().stream().map(VectorResult::describe).collect(Collectors.joining("\n"));
+        assertEquals(0, report.failed(), failures);
+        assertEquals(0, report.skipped(), "every bundled suite must have an executor");
+        assertEquals(EXPECTED_FILES.values().stream().mapToInt(Integer::intValue).sum(), report.passed());
+    }
+
+    @Test
+    void bundledFilesHoldTheExpectedNumberOfVectors() {
+        Map<String, Integer> actual = new LinkedHashMap<>();
+        for (VectorFile file : Suites.bundled()) {
+            actual.put(file.origin(), file.vectors().size());
+        }
+        assertEquals(EXPECTED_FILES, actual);
+    }
+
+    @Test
+    void everyBundledFileNamesItsSuiteInItsFileName() {
+        for (VectorFile file : Suites.bundled()) {
+            assertTrue(Suites.ALL.contains(file.suite()), file.origin() + ": unknown suite " + file.suite());
+            assertTrue(file.origin().startsWith(file.suite() + "."), file.origin() + " holds suite " + file.suite());
+            assertTrue(file.source().length() > 20, file.origin() + ": source must name repository, path, commit");
+        }
+    }
+
+    @Test
+    void everyVectorFileInTheResourceDirectoryIsBundled() throws IOException {
+        Path dir = Path.of("src/main/resources" + Suites.RESOURCE_DIRECTORY);
+        List<String> onDisk;
+        try (Stream<Path> files = Files.list(dir)) {
+            onDisk = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).toList();
+        }
+        assertEquals(new TreeSet<>(onDisk), new TreeSet<>(Suites.bundledFileNames()));
+    }
+}

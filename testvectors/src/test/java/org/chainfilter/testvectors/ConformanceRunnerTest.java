@@ -1,0 +1,87 @@
+package org.chainfilter.testvectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.chainfilter.testvectors.VectorResult.Outcome;
+import org.chainfilter.testvectors.suites.ChainfilterSuites;
+import org.chainfilter.testvectors.suites.Murmur3Suite;
+import org.junit.jupiter.api.Test;
+
+class ConformanceRunnerTest {
+    private static VectorFile murmur(String vectors) {
+        return VectorFile.parse("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"s\", \"vectors\": [" + vectors + "]}");
+    }
+
+    @Test
+    void reportsTheFirstMismatchWithItsPosition() {
+        VectorFile file = murmur("{\"name\": \"good\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"},"
+                + "{\"name\": \"bad\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        assertEquals("1 passed, 1 failed", report.summaryLine());
+        VectorResult failure = report.failures().get(0);
+        assertEquals("bad", failure.vector());
+        assertEquals("hash: expected 6a396f09 got 6a396f08 (first difference at byte 3)", failure.detail());
+        assertEquals("FAILED m.json 'bad': hash: expected 6a396f09 got 6a396f08 (first difference at byte 3)",
+                failure.describe());
+    }
+
+    @Test
+    void aMalformedVectorFailsAndNamesTheField() {
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(
+                murmur("{\"name\": \"x\", \"seed\": 1.5, \"data\": \"\", \"hash\": \"00000000\"}")));
+        assertEquals("malformed vector: vector 1 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); "
+                + "it is number 1.5", report.failures().get(0).detail());
+    }
+
+    @Test
+    void unknownSuitesAreSkippedAndCounted() {
+        VectorFile unknown = VectorFile.parse("u.json",
+                "{\"suite\": \"future-suite\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}");
+        List<VectorResult> seen = new ArrayList<>();
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(unknown), seen::add);
+        assertEquals("0 passed, 0 failed, 2 skipped", report.summaryLine());
+        assertEquals(Outcome.SKIPPED, seen.get(0).outcome());
+        assertEquals("unknown suite 'future-suite'", seen.get(0).detail());
+    }
+
+    @Test
+    void anExceptionFromTheImplementationIsAFailureNamingIt() {
+        SuiteExecutor crashing = new SuiteExecutor() {
+            @Override
+            public String suite() {
+                return Suites.MURMUR3_X86_32;
+            }
+
+            @Override
+            public void check(Vector vector) {
+                throw new IllegalStateException("boom");
+            }
+        };
+        ConformanceReport report = new ConformanceRunner(List.of(crashing)).run(List.of(murmur("{\"name\": \"x\"}")));
+        assertEquals("threw IllegalStateException: boom", report.failures().get(0).detail());
+    }
+
+    @Test
+    void twoExecutorsForOneSuiteAreRefused() {
+        assertEquals("two executors for suite 'murmur3-x86-32': " + Murmur3Suite.class.getName() + " and "
+                        + Murmur3Suite.class.getName(),
+                assertThrows(IllegalArgumentException.class,
+                        () -> new ConformanceRunner(List.of(new Murmur3Suite(), new Murmur3Suite()))).getMessage());
+    }
+
+    @Test
+    void longByteStringsAreShownAroundTheFirstDifference() throws Exception {
+        byte[] expected = new byte[40];
+        byte[] actual = expected.clone();
+        actual[20] = 1;
+        Mismatch m = assertThrows(Mismatch.class, () -> Expect.bytes("block", expected, actual));
+        assertEquals("block: expected …00000000000000000000000000000000… got …00000000000000000100000000000000… "
+                + "(first difference at byte 20)", m.getMessage());
+        Mismatch shorter = assertThrows(Mismatch.class, () -> Expect.bytes("f", new byte[] {1, 2}, new byte[] {1}));
+        assertEquals("f: expected 0102 got 01 (first difference at byte 1; lengths 2 and 1 bytes)", shorter.getMessage());
+        Expect.bytes("same", expected, expected.clone());
+    }
+}

@@ -1,0 +1,124 @@
+package org.chainfilter.testvectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class VectorFileTest {
+    private static String file(String vectors) {
+        return "{\"suite\": \"murmur3-x86-32\", \"source\": \"test\", \"vectors\": [" + vectors + "]}";
+    }
+
+    private static String refused(String json) {
+        return assertThrows(VectorFormatException.class, () -> VectorFile.parse("f.json", json)).getMessage();
+    }
+
+    @Test
+    void readsTheEnvelopeAndKeepsUnknownFields() {
+        VectorFile f = VectorFile.parse("f.json", file("{\"name\": \"a\", \"seed\": 1, \"data\": \"0x00\", \"note\": \"n\"}"));
+        assertEquals("murmur3-x86-32", f.suite());
+        assertEquals("test", f.source());
+        assertEquals(1, f.vectors().size());
+        Vector v = f.vectors().get(0);
+        assertEquals("a", v.name());
+        assertEquals(1, v.number());
+        assertEquals("n", v.note());
+        assertEquals(1L, v.uint32("seed"));
+        assertEquals(1, v.hex("data").length);
+        assertFalse(v.has("hash"));
+        assertEquals("f.json (murmur3-x86-32, 1 vectors)", f.toString());
+    }
+
+    @Test
+    void refusesAFileOfAnotherShape() {
+        assertEquals("f.json: not a conformance file: missing field 'suite'",
+                refused("{\"source\": \"s\", \"vectors\": []}"));
+        assertEquals("f.json: not a conformance file: missing field 'source'",
+                refused("{\"suite\": \"gcs\", \"vectors\": []}"));
+        assertEquals("f.json: not a conformance file: missing field 'vectors'",
+                refused("{\"suite\": \"gcs\", \"source\": \"s\"}"));
+        assertEquals("f.json: not a conformance file: field 'vectors' must be a list",
+                refused("{\"suite\": \"gcs\", \"source\": \"s\", \"vectors\": {}}"));
+        assertEquals("f.json: not a conformance file: field 'suite' must be a non-empty string",
+                refused("{\"suite\": 7, \"source\": \"s\", \"vectors\": []}"));
+        assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
+                + "'vectors'; it is array", refused("[1, 2]"));
+        assertTrue(refused("{\"suite\": ").startsWith("f.json: not JSON: "), refused("{\"suite\": "));
+    }
+
+    @Test
+    void refusesVectorsWithoutNamesAndDuplicateNames() {
+        assertEquals("f.json: vector 2: missing field 'name' (a non-empty string)",
+                refused(file("{\"name\": \"a\"}, {\"seed\": 1}")));
+        assertEquals("f.json: vector 3: duplicate name 'a' (also vector 1); names must be unique within a file",
+                refused(file("{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"a\"}")));
+        assertEquals("f.json: vector 1 must be an object", refused(file("[]")));
+        assertTrue(refused(file("{\"name\": \"a\", \"name\": \"b\"}")).contains("Duplicate field 'name'"));
+    }
+
+    @Test
+    void fieldAccessorsNameTheVectorAndTheField() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"p\"}, {\"name\": \"q\"}, {\"name\": \"x\", "
+                + "\"seed\": -1, \"big\": 4294967296, \"data\": \"0g\", \"odd\": \"abc\", \"flag\": 1, "
+                + "\"f\": {\"tweak\": \"1\"}, \"l\": [\"00\", 5]}")).vectors().get(2);
+        assertEquals("vector 3 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); it is number -1",
+                assertThrows(VectorFormatException.class, () -> v.uint32("seed")).getMessage());
+        assertEquals("vector 3 ('x'): field 'big' must be a uint32 number (0 .. 4294967295); it is number 4294967296",
+                assertThrows(VectorFormatException.class, () -> v.uint32("big")).getMessage());
+        assertEquals("vector 3 ('x'): field 'data' must be a hex string: not a hex digit: 'g' at position 1",
+                assertThrows(VectorFormatException.class, () -> v.hex("data")).getMessage());
+        assertEquals("vector 3 ('x'): field 'odd' must be a hex string: hex string has an odd number of digits (3)",
+                assertThrows(VectorFormatException.class, () -> v.hex("odd")).getMessage());
+        assertEquals("vector 3 ('x'): field 'flag' must be true or false; it is number 1",
+                assertThrows(VectorFormatException.class, () -> v.bool("flag")).getMessage());
+        assertEquals("vector 3 ('x'): field 'missing' is missing",
+                assertThrows(VectorFormatException.class, () -> v.hex("missing")).getMessage());
+        assertEquals("vector 3 ('x'): field 'f.tweak' must be a uint32 number (0 .. 4294967295); it is string \"1\"",
+                assertThrows(VectorFormatException.class, () -> v.object("f").uint32("tweak")).getMessage());
+        assertEquals("vector 3 ('x'): field 'l[1]' must be a hex string; it is number 5",
+                assertThrows(VectorFormatException.class, () -> v.hexList("l")).getMessage());
+        assertEquals("vector 3 ('x'): field 'l' must be a hex string; it is array [\"00\",5]",
+                assertThrows(VectorFormatException.class, () -> v.hex("l", 4)).getMessage());
+    }
+
+    @Test
+    void hexOfAFixedLengthIsChecked() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"key\": \"0011\"}")).vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'key' must be 16 bytes of hex; it is 2 bytes",
+                assertThrows(VectorFormatException.class, () -> v.hex("key", 16)).getMessage());
+    }
+
+    @Test
+    void nullableHexListsKeepNullPositions() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"topics\": [null, [\"0xab\"], []]}"))
+                .vectors().get(0);
+        List<List<byte[]>> topics = v.nullableHexLists("topics");
+        assertEquals(3, topics.size());
+        assertEquals(null, topics.get(0));
+        assertEquals(1, topics.get(1).size());
+        assertEquals(0, topics.get(2).size());
+    }
+
+    @Test
+    void aStreamLargerThanTheLimitIsRefusedWithoutReadingIt() {
+        byte[] big = new byte[VectorFile.MAX_FILE_BYTES + 1];
+        assertEquals("big.json: file is larger than 67108864 bytes",
+                assertThrows(VectorFormatException.class,
+                        () -> VectorFile.read("big.json", new ByteArrayInputStream(big))).getMessage());
+        assertEquals(0, VectorFile.read("s.json", new ByteArrayInputStream(
+                "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": []}".getBytes(StandardCharsets.UTF_8)))
+                .vectors().size());
+    }
+
+    @Test
+    void anUnknownBundledFileIsRefused() {
+        assertEquals("no bundled vector file named 'nope.json'",
+                assertThrows(IllegalArgumentException.class, () -> Suites.bundled("nope.json")).getMessage());
+    }
+}
