@@ -1,0 +1,58 @@
+package org.chainfilter.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code chainfilter} command. Each feature registers its subcommand class in {@code subcommands} below; a
+ * subcommand reports a user's mistake by throwing an exception with a clear message ({@link IllegalArgumentException}
+ * for a bad value, an {@link java.io.IOException} for a file), and {@link ErrorHandler} turns it into one line on
+ * stderr and a non-zero exit status.
+ */
+@Command(
+        name = "chainfilter",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Light-client filters: BIP37, Ethereum logsBloom, BIP158 and the generic Bloom core.",
+        subcommands = {
+            HashCommand.class,
+            MathCommand.class,
+            CommandLine.HelpCommand.class,
+        })
+public final class ChainfilterCommand implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /**
+     * Runs the command line in-process, writing to {@code out} and {@code err}.
+     *
+     * @return the exit status: 0 on success, {@link ErrorHandler#USAGE} for a command-line mistake,
+     *     {@link ErrorHandler#FAILURE} when the command refused its input or failed
+     */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        ErrorHandler errors = new ErrorHandler();
+        CommandLine commandLine = new CommandLine(new ChainfilterCommand())
+                .setOut(out)
+                .setErr(err)
+                .setParameterExceptionHandler(errors)
+                .setExecutionExceptionHandler(errors);
+        int status = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+}

@@ -1,0 +1,65 @@
+package org.chainfilter.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import org.chainfilter.common.math.BloomMath;
+import org.chainfilter.common.math.Shape;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code chainfilter math --elements N --fp P}: the optimal Bloom filter shape for N elements at rate P. */
+@Command(name = "math", mixinStandardHelpOptions = true,
+        description = {"The optimal Bloom filter for N elements at false-positive rate P:",
+            "m = ceil(-N ln P / (ln 2)^2) bits, k = round((m/N) ln 2) hash functions, and the rate that shape gives."})
+final class MathCommand implements Runnable {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--elements", paramLabel = "N", required = true, converter = CountConverter.class,
+            description = "Expected number of elements: an integer, with _ separators or as 1e6 if you like.")
+    private long elements;
+
+    @Option(names = "--fp", paramLabel = "P", required = true,
+            description = "Target false-positive rate, strictly between 0 and 1 (e.g. 0.01).")
+    private double falsePositiveRate;
+
+    @Override
+    public void run() {
+        Shape shape = Shape.fromElementsAndRate(elements, falsePositiveRate);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "elements            %d%n", elements);
+        out.printf(Locale.ROOT, "target rate         %s%n", falsePositiveRate);
+        out.printf(Locale.ROOT, "bits (m)            %d%n", shape.bitCount());
+        out.printf(Locale.ROOT, "hash functions (k)  %d%n", shape.hashFunctionCount());
+        out.printf(Locale.ROOT, "bytes               %d (%s)%n", shape.byteCount(), humanBytes(shape.byteCount()));
+        out.printf(Locale.ROOT, "bits per element    %.3f%n", (double) shape.bitCount() / elements);
+        out.printf(Locale.ROOT, "expected rate       %.6g%n", BloomMath.falsePositiveRate(elements,
+                shape.bitCount(), shape.hashFunctionCount()));
+    }
+
+    /** A whole count written as 1000000, 1_000_000 or 1e6; anything that is not an exact integer is refused. */
+    static final class CountConverter implements picocli.CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            try {
+                return new java.math.BigDecimal(text.replace("_", "")).longValueExact();
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+            }
+        }
+    }
+
+    /** Decimal units (1 MB = 10^6 bytes), as storage is usually quoted. */
+    static String humanBytes(long bytes) {
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+        double value = bytes;
+        int unit = 0;
+        while (value >= 1000 && unit < units.length - 1) {
+            value /= 1000;
+            unit++;
+        }
+        return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+}

@@ -1,0 +1,143 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.NoSuchFileException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ChainfilterCommandTest {
+
+    private static void assertOneLineError(CliRun run, int status, String message) {
+        assertEquals(status, run.status, run::toString);
+        assertEquals("", run.out, run::toString);
+        assertEquals("chainfilter: " + message + System.lineSeparator(), run.err, run::toString);
+    }
+
+    /** Bitcoin Core src/test/hash_tests.cpp (murmurhash3), as in Murmur3Test: seed 0xFBA4C795 and the 0x-hex form. */
+    @ParameterizedTest
+    @CsvSource({
+        "0, '', 00000000",
+        "0xfba4c795, 00, ea3f0b17",
+        "4221880213, 00, ea3f0b17",
+        "0xffffffff, '', 81f16f39",
+        "0, 001122334455667788, b4698def",
+        "0, 0xff, fd6cf10d",
+    })
+    void murmur3PrintsTheX86Hash(String seed, String hex, String expected) {
+        CliRun run = CliRun.of("hash", "murmur3", "--seed", seed, hex);
+        assertEquals(0, run.status, run::toString);
+        assertEquals(expected + System.lineSeparator(), run.out);
+        assertEquals("", run.err);
+    }
+
+    /** Guava's Murmur3Hash128Test known value for "hell" (68656c6c), seed 0: h1 629942693e10f867, h2 92db0b82baeb5347. */
+    @Test
+    void murmur3X64PrintsTheReferenceOutputBytes() {
+        CliRun run = CliRun.of("hash", "murmur3", "--x64-128", "68656c6c");
+        assertEquals(0, run.status, run::toString);
+        assertEquals("67f8103e69429962" + "4753ebba820bdb92" + System.lineSeparator(), run.out);
+    }
+
+    /** The SipHash-2-4 reference vector 15 (vectors.h; Bitcoin Core hash_tests.cpp siphash): key 00..0f, message 00..0e. */
+    @Test
+    void siphashPrintsTheReferenceVector() {
+        CliRun run = CliRun.of("hash", "siphash", "--key", "000102030405060708090a0b0c0d0e0f",
+                "000102030405060708090a0b0c0d0e");
+        assertEquals(0, run.status, run::toString);
+        assertEquals("a129ca6149be45e5" + System.lineSeparator(), run.out);
+        CliRun bytes = CliRun.of("hash", "siphash", "--bytes", "--key", "000102030405060708090a0b0c0d0e0f",
+                "000102030405060708090a0b0c0d0e");
+        assertEquals("e545be4961ca29a1" + System.lineSeparator(), bytes.out);
+    }
+
+    @Test
+    void mathPrintsTheOptimalShape() {
+        CliRun run = CliRun.of("math", "--elements", "1000000", "--fp", "0.01");
+        assertEquals(0, run.status, run::toString);
+        String nl = System.lineSeparator();
+        assertEquals("elements            1000000" + nl
+                + "target rate         0.01" + nl
+                + "bits (m)            9585059" + nl
+                + "hash functions (k)  7" + nl
+                + "bytes               1198133 (1.2 MB)" + nl
+                + "bits per element    9.585" + nl
+                + "expected rate       0.0100392" + nl, run.out);
+    }
+
+    @Test
+    void hundredMillionElementsAtOnePercentTake120Megabytes() {
+        CliRun run = CliRun.of("math", "--elements", "1e8", "--fp", "0.01");
+        assertTrue(run.out.contains("bytes               119813230 (119.8 MB)"), run::toString);
+    }
+
+    @Test
+    void elementCountsMustBeWhole() {
+        assertOneLineError(CliRun.of("math", "--elements", "1.5", "--fp", "0.01"), 2,
+                "Invalid value for option '--elements': '1.5' is not a whole number (see 'chainfilter math --help')");
+        assertEquals(0, CliRun.of("math", "--elements", "1_000", "--fp", "0.01").status);
+    }
+
+    @Test
+    void badHexIsOneLine() {
+        assertOneLineError(CliRun.of("hash", "murmur3", "0g"), 1, "not a hex digit: 'g' at position 1");
+        assertOneLineError(CliRun.of("hash", "murmur3", "abc"), 1, "hex string has an odd number of digits (3)");
+    }
+
+    @Test
+    void seedsOutsideUnsigned32BitsAreRefused() {
+        assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "0x100000000", "00"), 1,
+                "seed is 0x100000000; it must be within [0, 0xffffffff]");
+        assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "-1", "00"), 1,
+                "seed is -1; it must be within [0, 0xffffffff]");
+        assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "twelve", "00"), 1,
+                "seed 'twelve' is not a decimal or 0x-hex number");
+    }
+
+    @Test
+    void siphashKeyMustBe16Bytes() {
+        assertOneLineError(CliRun.of("hash", "siphash", "--key", "0001", "00"), 1,
+                "key is 2 bytes; it must be exactly 16 bytes");
+    }
+
+    @Test
+    void mathRefusesImpossibleRates() {
+        assertOneLineError(CliRun.of("math", "--elements", "10", "--fp", "1.5"), 1,
+                "false-positive rate is 1.5; it must be strictly between 0 and 1");
+        assertOneLineError(CliRun.of("math", "--elements", "0", "--fp", "0.01"), 1,
+                "expected element count is 0; it must be at least 1");
+    }
+
+    @Test
+    void usageMistakesAreOneLineWithExitStatus2() {
+        assertOneLineError(CliRun.of("hash", "siphash", "00"), 2,
+                "Missing required option: '--key=HEX' (see 'chainfilter hash siphash --help')");
+        assertOneLineError(CliRun.of("math", "--elements", "many", "--fp", "0.01"), 2,
+                "Invalid value for option '--elements': 'many' is not a whole number (see 'chainfilter math --help')");
+        assertOneLineError(CliRun.of("frobnicate"), 2,
+                "Unmatched argument at index 0: 'frobnicate' (see 'chainfilter --help')");
+        assertOneLineError(CliRun.of(), 2, "a subcommand is required (see 'chainfilter --help')");
+        assertOneLineError(CliRun.of("hash"), 2,
+                "a hash function is required: murmur3 or siphash (see 'chainfilter hash --help')");
+    }
+
+    @Test
+    void fileErrorsNameTheFileAndBugsNameTheirClass() {
+        assertEquals("no such file: /nowhere/filter.bin", ErrorHandler.describe(new NoSuchFileException("/nowhere/filter.bin")));
+        assertEquals("internal error: java.lang.NullPointerException: boom (set CHAINFILTER_DEBUG=1 for the stack trace)",
+                ErrorHandler.describe(new NullPointerException("boom")));
+    }
+
+    @Test
+    void helpAndVersion() {
+        CliRun help = CliRun.of("--help");
+        assertEquals(0, help.status);
+        assertTrue(help.out.contains("Usage: chainfilter"), help::toString);
+        assertTrue(help.out.contains("murmur3") || help.out.contains("hash"), help::toString);
+        CliRun version = CliRun.of("--version");
+        assertEquals(0, version.status);
+        assertTrue(version.out.startsWith("chainfilter 0.1.0"), version::toString);
+    }
+}
