@@ -1,0 +1,262 @@
+package org.chainfilter.ethbloom.index;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.chainfilter.ethbloom.LogFilter;
+
+/**
+ * A read-only bit-sliced bloom index over a run of consecutive blocks, go-ethereum's "bloombits" design
+ * ({@code core/bloombits}, {@code core/bloom_indexer.go}, 2017 to v1.15.5): blocks are grouped in sections of 4,096
+ * and, for every bloom bit k (0..2047) and section, a 4,096-bit vector says which blocks' header blooms have bit k
+ * set. A filter's candidate blocks in a section are then found from a handful of 512-byte vectors instead of 4,096
+ * blooms ({@link BloomBitsMatcher}).
+ *
+ * <p>Coverage: blocks {@link #firstBlock()} .. {@link #endBlockExclusive()}{@code - 1}, {@link #indexedBlockCount()}
+ * of them; section s holds blocks {@code firstBlock + 4096 s ..}. Blocks after the coverage must be scanned header by
+ * header (geth's {@code unindexedLogs}). Files are described in {@code SectionFormat}: a directory with
+ * {@code index.meta} and one CRC32C-checked file per section, written atomically by {@link SectionIndexWriter}.
+ *
+ * <p>Opening validates every section (sizes before any allocation, magic, version, numbering, CRC32C, each vector's
+ * encoding) and maps the files read-only; queries read the mapped files and are thread-safe. A corrupt index is
+ * refused with an {@link IndexFormatException} naming the file and the fault.
+ */
+public final class SectionIndex implements BitVectorSource {
+    private static final Pattern SECTION_NAME = Pattern.compile("section-(\\d{10})\\.bits");
+
+    private final long firstBlock;
+    private final long indexedBlockCount;
+    private final Section[] sections;
+
+    /** One mapped section file and the start offset of each of its vectors. */
+    static final class Section {
+        final ByteBuffer buffer;
+        final int[] vectorStart;
+        final int blockCount;
+
+        Section(ByteBuffer buffer, int[] vectorStart, int blockCount) {
+            this.buffer = buffer;
+            this.vectorStart = vectorStart;
+            this.blockCount = blockCount;
+        }
+    }
+
+    private SectionIndex(long firstBlock, Section[] sections) {
+        this.firstBlock = firstBlock;
+        this.sections = sections;
+        long blocks = 0;
+        for (Section section : sections) {
+            blocks += section.blockCount;
+        }
+        this.indexedBlockCount = blocks;
+    }
+
+    /**
+     * Opens the index in {@code directory}. Temporary files of an interrupted build are ignored.
+     *
+     * @throws IndexFormatException when the meta file or a section is corrupt, a section is missing between others,
+     *                              or a section other than the last is partial
+     * @throws UncheckedIOException when the directory cannot be read (it does not exist, for instance)
+     */
+    public static SectionIndex open(Path directory) {
+        Objects.requireNonNull(directory, "directory");
+        try {
+            Path meta = directory.resolve(SectionFormat.META_FILE);
+            if (!Files.isRegularFile(meta)) {
+                throw new IndexFormatException(directory + " holds no section index (" + SectionFormat.META_FILE
+                        + " is missing)");
+            }
+            long firstBlock = SectionFormat.decodeMeta(meta);
+            List<Long> numbers = new ArrayList<>();
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+                for (Path file : files) {
+                    Matcher m = SECTION_NAME.matcher(file.getFileName().toString());
+                    if (m.matches()) {
+                        numbers.add(Long.parseLong(m.group(1)));
+                    }
+                }
+            }
+            numbers.sort(null);
+            Section[] sections = new Section[numbers.size()];
+            for (int s = 0; s < sections.length; s++) {
+                if (numbers.get(s) != s) {
+                    throw new IndexFormatException(directory + ": section " + s + " is missing but section "
+                            + numbers.get(s) + " exists");
+                }
+                sections[s] = readSection(SectionFormat.sectionPath(directory, s), s);
+                if (s > 0 && sections[s - 1].blockCount != BloomBitsMatcher.SECTION_SIZE) {
+                    throw new IndexFormatException(directory + ": section " + (s - 1) + " holds "
+                            + sections[s - 1].blockCount + " blocks but is followed by section " + s);
+                }
+            }
+            if (firstBlock + (long) sections.length * BloomBitsMatcher.SECTION_SIZE < firstBlock) {
+                throw new IndexFormatException(directory + ": block numbers overflow");
+            }
+            return new SectionIndex(firstBlock, sections);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the section index in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    static Section readSection(Path file, long expectedNumber) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size < SectionFormat.MIN_SECTION_FILE_BYTES || size > SectionFormat.MAX_SECTION_FILE_BYTES) {
+                throw new IndexFormatException(file + " is " + size + " bytes; a section file is "
+                        + SectionFormat.MIN_SECTION_FILE_BYTES + " to " + SectionFormat.MAX_SECTION_FILE_BYTES);
+            }
+            ByteBuffer buffer = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            int length = (int) size;
+            if (buffer.getInt(0) != SectionFormat.SECTION_MAGIC) {
+                throw new IndexFormatException(file + " does not start with the magic CFBS");
+            }
+            int storedCrc = buffer.getInt(length - SectionFormat.CRC_BYTES);
+            if (storedCrc != SectionFormat.crc32c(buffer, 0, length - SectionFormat.CRC_BYTES)) {
+                throw new IndexFormatException(file + " fails its CRC32C check (corrupt or truncated)");
+            }
+            int version = buffer.getInt(4);
+            if (version != SectionFormat.FORMAT_VERSION) {
+                throw new IndexFormatException(file + " has format version " + version + "; this reader knows version "
+                        + SectionFormat.FORMAT_VERSION);
+            }
+            long number = buffer.getLong(8);
+            if (number != expectedNumber) {
+                throw new IndexFormatException(file + " holds section " + number + "; its name says " + expectedNumber);
+            }
+            int blockCount = buffer.getInt(16);
+            if (blockCount < 1 || blockCount > BloomBitsMatcher.SECTION_SIZE) {
+                throw new IndexFormatException(file + " holds " + blockCount + " blocks; a section holds 1 to "
+                        + BloomBitsMatcher.SECTION_SIZE);
+            }
+            int payload = buffer.getInt(20);
+            long expectedPayload = size - SectionFormat.MIN_SECTION_FILE_BYTES;
+            if (payload != expectedPayload) {
+                throw new IndexFormatException(file + " declares " + payload + " payload bytes but holds "
+                        + expectedPayload);
+            }
+            int[] start = new int[SectionFormat.BIT_COUNT + 1];
+            start[0] = SectionFormat.PAYLOAD_OFFSET;
+            for (int bit = 0; bit < SectionFormat.BIT_COUNT; bit++) {
+                int vectorLength = buffer.getShort(SectionFormat.HEADER_BYTES + 2 * bit) & 0xffff;
+                if (vectorLength > SectionFormat.VECTOR_BYTES) {
+                    throw new IndexFormatException(file + ": vector of bloom bit " + bit + " is " + vectorLength
+                            + " bytes; at most " + SectionFormat.VECTOR_BYTES);
+                }
+                start[bit + 1] = start[bit] + vectorLength;
+            }
+            if (start[SectionFormat.BIT_COUNT] - SectionFormat.PAYLOAD_OFFSET != payload) {
+                throw new IndexFormatException(file + ": vector lengths add up to "
+                        + (start[SectionFormat.BIT_COUNT] - SectionFormat.PAYLOAD_OFFSET) + " bytes, payload is "
+                        + payload);
+            }
+            for (int bit = 0; bit < SectionFormat.BIT_COUNT; bit++) {
+                SectionFormat.validateVector(buffer, start[bit], start[bit + 1] - start[bit], file, bit);
+            }
+            return new Section(buffer, start, blockCount);
+        }
+    }
+
+    /** The first block covered (bit 0 of section 0). */
+    public long firstBlock() {
+        return firstBlock;
+    }
+
+    /** The number of consecutive blocks covered, from {@link #firstBlock()}. */
+    public long indexedBlockCount() {
+        return indexedBlockCount;
+    }
+
+    /** One past the last block covered: {@code firstBlock() + indexedBlockCount()}. */
+    public long endBlockExclusive() {
+        return firstBlock + indexedBlockCount;
+    }
+
+    /** The number of sections on disk, the last one possibly partial. */
+    public int sectionCount() {
+        return sections.length;
+    }
+
+    /**
+     * The candidate blocks of {@code filter} in {@code [fromBlock, toBlockInclusive]}, ascending: every block whose
+     * header bloom passes {@link LogFilter#couldMatch}, exactly those. A match-all filter yields every block.
+     *
+     * @throws IllegalArgumentException when the range is empty or reversed or reaches outside the blocks covered
+     */
+    public long[] candidates(LogFilter filter, long fromBlock, long toBlockInclusive) {
+        return candidates(BloomBitsMatcher.of(filter), fromBlock, toBlockInclusive);
+    }
+
+    /** The candidate blocks of a matcher in {@code [fromBlock, toBlockInclusive]}; see {@link #candidates(LogFilter, long, long)}. */
+    public long[] candidates(BloomBitsMatcher matcher, long fromBlock, long toBlockInclusive) {
+        checkRange(fromBlock, toBlockInclusive);
+        LongCollector out = new LongCollector();
+        matcher.candidates(this, firstBlock, fromBlock, toBlockInclusive, out);
+        return out.toArray();
+    }
+
+    private void checkRange(long fromBlock, long toBlockInclusive) {
+        if (fromBlock > toBlockInclusive) {
+            throw new IllegalArgumentException("block range " + fromBlock + ".." + toBlockInclusive + " is reversed");
+        }
+        if (indexedBlockCount == 0 || fromBlock < firstBlock || toBlockInclusive >= endBlockExclusive()) {
+            throw new IllegalArgumentException("block range " + fromBlock + ".." + toBlockInclusive
+                    + " reaches outside the index, which covers " + coverage());
+        }
+    }
+
+    private String coverage() {
+        return indexedBlockCount == 0 ? "no block" : "blocks " + firstBlock + ".." + (endBlockExclusive() - 1);
+    }
+
+    /**
+     * {@inheritDoc} Bits of blocks past the end of a partial last section are zero.
+     *
+     * @throws IndexOutOfBoundsException on a bit outside 0..2047 or a section not on disk
+     */
+    @Override
+    public boolean load(int bit, long section, long[] into) {
+        Objects.checkIndex(bit, SectionFormat.BIT_COUNT);
+        Section s = sections[Objects.checkIndex((int) section, sections.length)];
+        int start = s.vectorStart[bit];
+        return SectionFormat.decodeVector(s.buffer, start, s.vectorStart[bit + 1] - start, into);
+    }
+
+    Section section(int s) {
+        return sections[s];
+    }
+
+    @Override
+    public String toString() {
+        return "SectionIndex[" + coverage() + ", " + sections.length + " sections]";
+    }
+
+    /** A growable primitive list, so candidate lists do not box. */
+    private static final class LongCollector implements java.util.function.LongConsumer {
+        private long[] values = new long[64];
+        private int size;
+
+        @Override
+        public void accept(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = value;
+        }
+
+        long[] toArray() {
+            return Arrays.copyOf(values, size);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package org.chainfilter.ethbloom.index;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+import org.chainfilter.ethbloom.LogsBloom;
+
+/**
+ * Builds a {@link SectionIndex} incrementally from a stream of header blooms, as go-ethereum's bloombits generator
+ * does: the current section's 2048 vectors (1 MiB) are kept in memory and each bloom's set bits are transposed into
+ * them. When a section fills up (4,096 blocks) it is written to its own file atomically; {@link #flush()} also writes
+ * the current partial section. Opening an existing index resumes after its last block, reloading a partial last
+ * section. A crash loses at most the blocks appended since the last written section; the index stays readable.
+ *
+ * <p>Not thread-safe.
+ */
+public final class SectionIndexWriter implements Closeable {
+    private final Path directory;
+    private final long firstBlock;
+    private final long[][] vectors = new long[SectionFormat.BIT_COUNT][BloomBitsMatcher.WORDS_PER_VECTOR];
+    /** The section being filled. */
+    private long section;
+    /** Blocks of the current section appended so far. */
+    private int pending;
+    /** Whether blocks were appended since the current section was last written. */
+    private boolean dirty;
+
+    private SectionIndexWriter(Path directory, long firstBlock, long section, int pending) {
+        this.directory = directory;
+        this.firstBlock = firstBlock;
+        this.section = section;
+        this.pending = pending;
+    }
+
+    /**
+     * Opens the index in {@code directory} for appending, creating the directory and a new index starting at
+     * {@code firstBlock} when there is none.
+     *
+     * @throws IllegalArgumentException when an existing index starts at another block, or firstBlock is negative
+     * @throws IndexFormatException     when the existing index is corrupt
+     */
+    public static SectionIndexWriter open(Path directory, long firstBlock) {
+        Objects.requireNonNull(directory, "directory");
+        if (firstBlock < 0) {
+            throw new IllegalArgumentException("first block " + firstBlock + " is negative");
+        }
+        try {
+            Path meta = directory.resolve(SectionFormat.META_FILE);
+            if (!Files.exists(meta)) {
+                Files.createDirectories(directory);
+                SectionFormat.writeAtomically(meta, ByteBuffer.wrap(SectionFormat.encodeMeta(firstBlock)));
+                return new SectionIndexWriter(directory, firstBlock, 0, 0);
+            }
+            SectionIndex existing = SectionIndex.open(directory);
+            if (existing.firstBlock() != firstBlock) {
+                throw new IllegalArgumentException("the index in " + directory + " starts at block "
+                        + existing.firstBlock() + ", not " + firstBlock);
+            }
+            int sections = existing.sectionCount();
+            if (sections == 0) {
+                return new SectionIndexWriter(directory, firstBlock, 0, 0);
+            }
+            int lastCount = existing.section(sections - 1).blockCount;
+            if (lastCount == BloomBitsMatcher.SECTION_SIZE) {
+                return new SectionIndexWriter(directory, firstBlock, sections, 0);
+            }
+            SectionIndexWriter writer = new SectionIndexWriter(directory, firstBlock, sections - 1, lastCount);
+            for (int bit = 0; bit < SectionFormat.BIT_COUNT; bit++) {
+                existing.load(bit, sections - 1, writer.vectors[bit]);
+            }
+            return writer;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the section index in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The block number the next {@link #append} must carry. */
+    public long nextBlock() {
+        return firstBlock + section * BloomBitsMatcher.SECTION_SIZE + pending;
+    }
+
+    /**
+     * Adds the header bloom of block {@code blockNumber}, which must be {@link #nextBlock()}. Writes the section when
+     * this block completes it.
+     *
+     * @throws IllegalArgumentException when the block is not the next one
+     */
+    public void append(long blockNumber, LogsBloom bloom) {
+        Objects.requireNonNull(bloom, "bloom");
+        if (blockNumber != nextBlock()) {
+            throw new IllegalArgumentException("block " + blockNumber + " appended; the index expects block "
+                    + nextBlock() + " next");
+        }
+        int word = pending >>> 6;
+        long mask = Long.MIN_VALUE >>> (pending & 63);
+        for (int w = 0; w < LogsBloom.BIT_COUNT / 64; w++) {
+            long bits = bloom.word(w);
+            while (bits != 0) {
+                int k = 64 * w + Long.numberOfTrailingZeros(bits);
+                vectors[k][word] |= mask;
+                bits &= bits - 1;
+            }
+        }
+        pending++;
+        dirty = true;
+        if (pending == BloomBitsMatcher.SECTION_SIZE) {
+            writeSection();
+            section++;
+            pending = 0;
+            for (long[] vector : vectors) {
+                Arrays.fill(vector, 0L);
+            }
+        }
+    }
+
+    /** Writes the current partial section, if blocks were appended since it was last written. */
+    public void flush() {
+        if (dirty && pending > 0) {
+            writeSection();
+        }
+    }
+
+    private void writeSection() {
+        try {
+            SectionFormat.writeAtomically(SectionFormat.sectionPath(directory, section),
+                    SectionFormat.encodeSection(section, pending, vectors));
+            dirty = false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write section " + section + " in " + directory + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Flushes the partial section. */
+    @Override
+    public void close() {
+        flush();
+    }
+}

@@ -1,0 +1,142 @@
+package org.chainfilter.ethbloom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class LogFilterTest {
+    static final byte[] A = filled(20, 0xaa);
+    static final byte[] B = filled(20, 0xbb);
+    static final byte[] T1 = filled(32, 0x01);
+    static final byte[] T2 = filled(32, 0x02);
+    static final byte[] T3 = filled(32, 0x03);
+
+    static byte[] filled(int length, int value) {
+        byte[] out = new byte[length];
+        Arrays.fill(out, (byte) value);
+        return out;
+    }
+
+    @Test
+    void couldMatchFollowsGethBloomFilter() {
+        LogsBloom block = LogsBloom.builder().addLog(A, List.of(T1, T2)).build();
+        assertTrue(LogFilter.builder().address(A).build().couldMatch(block));
+        assertFalse(LogFilter.builder().address(B).build().couldMatch(block));
+        assertTrue(LogFilter.builder().address(B, A).build().couldMatch(block));
+        assertTrue(LogFilter.builder().address(A).topic(0, T1).topic(1, T2).build().couldMatch(block));
+        // The bloom has lost positions: T2 at position 0 still passes the bloom, the exact match says no.
+        LogFilter swapped = LogFilter.builder().topic(0, T2).build();
+        assertTrue(swapped.couldMatch(block));
+        assertFalse(swapped.matches(A, List.of(T1, T2)));
+        assertFalse(LogFilter.builder().address(A).topic(0, T3).build().couldMatch(block));
+        assertTrue(LogFilter.builder().address(A).topic(0, T3, T1).build().couldMatch(block));
+        assertTrue(LogFilter.matchAll().couldMatch(LogsBloom.EMPTY));
+        assertFalse(LogFilter.builder().address(A).build().couldMatch(LogsBloom.EMPTY));
+    }
+
+    @Test
+    void nullInsideAnAlternativeListIsAWildcardForTheBloomToo() {
+        LogsBloom block = LogsBloom.builder().addLog(A, List.of(T1)).build();
+        // [[null, T3]] must not require T3 in the bloom (the Besu / ethrex flattening bug).
+        LogFilter filter = LogFilter.of(null, List.of(Arrays.asList(null, T3)));
+        assertTrue(filter.couldMatch(block));
+        assertTrue(filter.matches(A, List.of(T1)));
+        assertNull(filter.topics().get(0));
+        assertTrue(filter.isMatchAll());
+    }
+
+    @Test
+    void exactMatchNeedsAsManyTopicsAsPositions() {
+        LogFilter trailingWildcard = LogFilter.builder().topic(0, T1).anyTopic(1).build();
+        assertFalse(trailingWildcard.matches(A, List.of(T1)));
+        assertTrue(trailingWildcard.matches(A, List.of(T1, T3)));
+        assertFalse(trailingWildcard.isMatchAll());
+        LogFilter wildcardsOnly = LogFilter.of(List.of(), Arrays.asList(null, null));
+        assertTrue(wildcardsOnly.isMatchAll());
+        assertTrue(wildcardsOnly.couldMatch(LogsBloom.EMPTY));
+        assertFalse(wildcardsOnly.matches(A, List.of(T1)));
+        assertTrue(wildcardsOnly.matches(A, List.of(T1, T2)));
+        assertTrue(LogFilter.matchAll().matches(B, List.of()));
+    }
+
+    @Test
+    void emptyListsAndNullsAreWildcardsInOf() {
+        List<List<byte[]>> topics = new ArrayList<>();
+        topics.add(null);
+        topics.add(List.of());
+        topics.add(List.of(T3));
+        LogFilter filter = LogFilter.of(null, topics);
+        assertEquals(3, filter.topics().size());
+        assertNull(filter.topics().get(0));
+        assertNull(filter.topics().get(1));
+        assertEquals(1, filter.bloomBitClauses().length);
+        assertTrue(filter.matches(A, List.of(T1, T2, T3)));
+        assertFalse(filter.matches(A, List.of(T1, T2, T2)));
+        assertTrue(filter.addresses().isEmpty());
+    }
+
+    @Test
+    void unmentionedEarlierPositionsAreWildcards() {
+        LogFilter filter = LogFilter.builder().topic(2, T3).build();
+        assertEquals(3, filter.topics().size());
+        assertTrue(filter.matches(B, List.of(T1, T1, T3)));
+        assertFalse(filter.matches(B, List.of(T3)));
+    }
+
+    @Test
+    void valuesAreCopiedInAndOut() {
+        byte[] address = A.clone();
+        LogFilter filter = LogFilter.builder().address(address).build();
+        address[0] = 0;
+        assertTrue(filter.matches(A, List.of()));
+        filter.addresses().get(0)[0] = 0;
+        assertTrue(filter.matches(A, List.of()));
+    }
+
+    @Test
+    void equalityAndToString() {
+        LogFilter one = LogFilter.builder().address(A).topic(0, T1).anyTopic(1).build();
+        LogFilter same = LogFilter.of(List.of(A), Arrays.asList(List.of(T1), null));
+        assertEquals(one, same);
+        assertEquals(one.hashCode(), same.hashCode());
+        assertNotEquals(one, LogFilter.builder().address(A).topic(0, T1).build());
+        assertEquals("LogFilter[address=[0x" + "aa".repeat(20) + "], topics=[[0x" + "01".repeat(32) + "], *]]",
+                one.toString());
+    }
+
+    @Test
+    void invalidFiltersAreRefused() {
+        assertEquals("address is 32 bytes; it must be exactly 20 bytes", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.builder().address(T1)).getMessage());
+        assertEquals("topic is 20 bytes; it must be exactly 32 bytes", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.builder().topic(0, A)).getMessage());
+        assertEquals("topic position 4 is outside 0..3", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.builder().topic(4, T1)).getMessage());
+        assertEquals("topic position -1 is outside 0..3", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.builder().anyTopic(-1)).getMessage());
+        assertEquals("filter has 5 topic positions; at most 4 are allowed", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.of(null, Arrays.asList(null, null, null, null, null))).getMessage());
+        assertEquals("address is null", assertThrows(IllegalArgumentException.class,
+                () -> LogFilter.builder().address((byte[]) null)).getMessage());
+        LogFilter.Builder many = LogFilter.builder();
+        for (int i = 0; i < LogFilter.MAX_ALTERNATIVES; i++) {
+            byte[] topic = new byte[32];
+            topic[0] = (byte) i;
+            topic[1] = (byte) (i >> 8);
+            many.topic(0, topic);
+        }
+        many.topic(0, new byte[32]); // a duplicate of alternative 0 is not counted again
+        byte[] extra = filled(32, 0x7f);
+        assertEquals("topic position 0 has more than 1000 alternatives; at most 1000 are allowed (geth maxSubTopics)",
+                assertThrows(IllegalArgumentException.class, () -> many.topic(0, extra)).getMessage());
+    }
+}

@@ -1,0 +1,185 @@
+package org.chainfilter.ethbloom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+
+class LogsBloomTest {
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** go-ethereum core/types/bloom9_test.go TestBloom (snapshot 02b73d4ea7); the full bloom is a derived value. */
+    @Test
+    void gethTestBloom() {
+        LogsBloom.Builder builder = LogsBloom.builder();
+        for (String s : List.of("testtest", "test", "hallo", "other")) {
+            builder.addValue(utf8(s));
+        }
+        LogsBloom bloom = builder.build();
+        for (String s : List.of("testtest", "test", "hallo", "other")) {
+            assertTrue(bloom.mightContain(utf8(s)), s);
+        }
+        for (String s : List.of("tes", "lo")) {
+            assertFalse(bloom.mightContain(utf8(s)), s);
+        }
+        assertEquals("0x0000000000000000000000000000000000000000800000000000000000000000000000000000000000400000000000"
+                + "000000000000000000000400000000000020000000000000000000000000000000000000000000000000000000008000"
+                + "000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000"
+                + "000000080000000000000000400000000000000000000000000000000000000000000000000000000000000000000000"
+                + "000001000000000000000000000000000000000000000000000000000800000000000000000000000000000100000000"
+                + "0000000000000000400000000000000000", bloom.toHex());
+    }
+
+    /**
+     * go-ethereum core/types/bloom9_test.go TestBloomExtensively: 100 values "xxxxxxxxxx data %d yyyyyyyyyyyyyy",
+     * Keccak-256 of the 256 bloom bytes must be c8d3ca65...b263 (published).
+     */
+    @Test
+    void gethTestBloomExtensively() {
+        LogsBloom.Builder builder = LogsBloom.builder();
+        for (int i = 0; i < 100; i++) {
+            builder.addValue(utf8(String.format("xxxxxxxxxx data %d yyyyyyyyyyyyyy", i)));
+        }
+        LogsBloom bloom = builder.build();
+        assertEquals("c8d3ca65cdb4874300a9e39475508f23ed6da09fdbc487f89a2dcf50b09eb263",
+                Hex.encode(Keccak256.digest(bloom.toBytes())));
+        LogsBloom again = LogsBloom.builder().addBloom(bloom).build();
+        assertEquals(bloom, again);
+    }
+
+    @Test
+    void hexRoundTripAndAccessors() {
+        LogsBloom bloom = LogsBloom.ofValue(utf8("abc"));
+        assertEquals(bloom, LogsBloom.fromHex(bloom.toHex()));
+        assertEquals(bloom, LogsBloom.fromHex(bloom.toHex().substring(2).toUpperCase()));
+        assertEquals(bloom, LogsBloom.fromBytes(bloom.toBytes()));
+        assertEquals(bloom.hashCode(), LogsBloom.fromHex(bloom.toHex()).hashCode());
+        assertEquals(514, bloom.toHex().length());
+        assertTrue(bloom.toString().contains(bloom.toHex()));
+        assertEquals(0, LogsBloom.EMPTY.bitsSet());
+        assertEquals(0.0, LogsBloom.EMPTY.saturation());
+        byte[] ones = new byte[256];
+        java.util.Arrays.fill(ones, (byte) 0xff);
+        LogsBloom full = LogsBloom.fromBytes(ones);
+        assertEquals(2048, full.bitsSet());
+        assertEquals(1.0, full.saturation());
+        assertTrue(full.containsAll(bloom));
+        assertTrue(full.mightContain(utf8("anything at all")));
+    }
+
+    @Test
+    void bitZeroIsTheLowBitOfTheLastByteAndBit2047TheHighBitOfTheFirst() {
+        byte[] bytes = new byte[256];
+        bytes[255] = 0x01;
+        bytes[0] = (byte) 0x80;
+        LogsBloom bloom = LogsBloom.fromBytes(bytes);
+        assertTrue(bloom.testBit(0));
+        assertTrue(bloom.testBit(2047));
+        assertEquals(2, bloom.bitsSet());
+        assertArrayEquals(bytes, bloom.toBytes());
+    }
+
+    @Test
+    void fromBytesCopiesAndToBytesCopies() {
+        byte[] bytes = new byte[256];
+        LogsBloom bloom = LogsBloom.fromBytes(bytes);
+        bytes[3] = 1;
+        assertEquals(LogsBloom.EMPTY, bloom);
+        bloom.toBytes()[3] = 1;
+        assertEquals(LogsBloom.EMPTY, bloom);
+    }
+
+    @Test
+    void orAndContainsAll() {
+        LogsBloom a = LogsBloom.ofValue(utf8("a"));
+        LogsBloom b = LogsBloom.ofValue(utf8("b"));
+        LogsBloom ab = a.or(b);
+        assertTrue(ab.containsAll(a));
+        assertTrue(ab.containsAll(b));
+        assertTrue(ab.containsAll(LogsBloom.EMPTY));
+        assertFalse(a.containsAll(ab));
+        assertEquals(ab, LogsBloom.builder().addValue(utf8("b")).addValue(utf8("a")).build());
+        assertNotEquals(a, b);
+        assertSame(LogsBloom.EMPTY, LogsBloom.EMPTY);
+    }
+
+    @Test
+    void builderIsReusableAndAddsSlices() {
+        LogsBloom.Builder builder = LogsBloom.builder();
+        byte[] framed = utf8("..abc..");
+        LogsBloom fromSlice = builder.addValue(framed, 2, 3).build();
+        assertEquals(LogsBloom.ofValue(utf8("abc")), fromSlice);
+        assertEquals(LogsBloom.EMPTY, builder.reset().build());
+    }
+
+    @Test
+    void fromHexRefusesWrongLengthsNamingThem() {
+        IllegalArgumentException shortHex = assertThrows(IllegalArgumentException.class,
+                () -> LogsBloom.fromHex("0x" + "00".repeat(255)));
+        assertEquals("logsBloom is 255 bytes; it must be exactly 256 bytes", shortHex.getMessage());
+        IllegalArgumentException longHex = assertThrows(IllegalArgumentException.class,
+                () -> LogsBloom.fromHex("00".repeat(257)));
+        assertEquals("logsBloom is 257 bytes; it must be exactly 256 bytes", longHex.getMessage());
+        IllegalArgumentException empty = assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromHex("0x"));
+        assertEquals("logsBloom is 0 bytes; it must be exactly 256 bytes", empty.getMessage());
+        IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
+                () -> LogsBloom.fromHex("0" + "00".repeat(256)));
+        assertEquals("hex string has an odd number of digits (513)", odd.getMessage());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> LogsBloom.fromHex("zz" + "00".repeat(255)));
+        assertEquals("not a hex digit: 'z' at position 0", bad.getMessage());
+        assertEquals("logsBloom hex is null",
+                assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromHex(null)).getMessage());
+        assertEquals("logsBloom is 32 bytes; it must be exactly 256 bytes",
+                assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromBytes(new byte[32])).getMessage());
+        assertEquals("logsBloom bytes are null",
+                assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromBytes(null)).getMessage());
+    }
+
+    @Test
+    void builderRefusesBadAddressesTopicsAndLogs() {
+        LogsBloom.Builder builder = LogsBloom.builder();
+        assertEquals("address is 32 bytes; it must be exactly 20 bytes",
+                assertThrows(IllegalArgumentException.class, () -> builder.addAddress(new byte[32])).getMessage());
+        assertEquals("topic is 20 bytes; it must be exactly 32 bytes",
+                assertThrows(IllegalArgumentException.class, () -> builder.addTopic(new byte[20])).getMessage());
+        assertEquals("address is null",
+                assertThrows(IllegalArgumentException.class, () -> builder.addAddress(null)).getMessage());
+        List<byte[]> fiveTopics = List.of(new byte[32], new byte[32], new byte[32], new byte[32], new byte[32]);
+        assertEquals("log has 5 topics; the EVM allows at most 4",
+                assertThrows(IllegalArgumentException.class, () -> builder.addLog(new byte[20], fiveTopics))
+                        .getMessage());
+        assertEquals("topic is 31 bytes; it must be exactly 32 bytes",
+                assertThrows(IllegalArgumentException.class,
+                        () -> builder.addLog(new byte[20], List.of(new byte[31]))).getMessage());
+        // A refused log adds nothing, not even its address.
+        assertEquals(LogsBloom.EMPTY, builder.build());
+        assertThrows(IndexOutOfBoundsException.class, () -> LogsBloom.EMPTY.testBit(2048));
+        assertThrows(IndexOutOfBoundsException.class, () -> LogsBloom.EMPTY.testBit(-1));
+    }
+
+    @Test
+    void zeroAddressAndZeroTopicAreOrdinaryValues() {
+        LogsBloom bloom = LogsBloom.builder().addLog(new byte[20], List.of(new byte[32])).build();
+        assertTrue(bloom.bitsSet() >= 1 && bloom.bitsSet() <= 6);
+        assertTrue(bloom.mightContain(new byte[20]));
+        assertTrue(bloom.mightContain(new byte[32]));
+        // A 20-byte address and the same address left-padded to a 32-byte topic are different items.
+        byte[] address = Hex.decode("0x0F572E5295C57F15886F9B263E2F6D2D6C7B5EC6");
+        byte[] padded = new byte[32];
+        System.arraycopy(address, 0, padded, 12, 20);
+        assertNotEquals(LogsBloom.ofValue(address), LogsBloom.ofValue(padded));
+    }
+}

@@ -1,0 +1,128 @@
+package org.chainfilter.ethbloom.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.function.LongPredicate;
+import java.util.stream.LongStream;
+
+import org.chainfilter.ethbloom.LogFilter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * go-ethereum's synthetic bloombits matcher cases: core/bloombits/matcher_test.go at 7fed9584b5426be5db6d7b0198acdec6515d9c81
+ * (the parent of the commit 07cca7ab9f that removed the package). {@code generateBitset(bit, section)} sets block b
+ * iff {@code b % bit == 0}; bit numbers are used as divisors, so they may exceed 2047 there. We port the match results,
+ * not geth's retrieval counts.
+ */
+class BloomBitsMatcherTest {
+
+    /** geth's generateBitset as a vector source: block b of the vector of "bit" is set iff b % bit == 0. */
+    static final BitVectorSource SYNTHETIC = (bit, section, into) -> {
+        long any = 0;
+        for (int w = 0; w < into.length; w++) {
+            long word = 0;
+            for (int i = 0; i < 64; i++) {
+                long block = section * BloomBitsMatcher.SECTION_SIZE + 64L * w + i;
+                if (block % bit == 0) {
+                    word |= Long.MIN_VALUE >>> i;
+                }
+            }
+            into[w] = word;
+            any |= word;
+        }
+        return any != 0;
+    };
+
+    static long[] run(int[][][] filter, long from, long to) {
+        LongStream.Builder out = LongStream.builder();
+        BloomBitsMatcher.ofBits(filter).candidates(SYNTHETIC, 0, from, to, out::add);
+        return out.build().toArray();
+    }
+
+    static long[] expected(long from, long to, LongPredicate rule) {
+        return LongStream.rangeClosed(from, to).filter(rule).toArray();
+    }
+
+    static boolean divides(long b, int... bits) {
+        return Arrays.stream(bits).allMatch(bit -> b % bit == 0);
+    }
+
+    /** TestMatcherContinuous-style single value: [[{10,20,30}]] over 0..99999 gives exactly the multiples of 60. */
+    @Test
+    void singleValueGivesMultiplesOfSixty() {
+        long[] found = run(new int[][][] {{{10, 20, 30}}}, 0, 99_999);
+        assertArrayEquals(expected(0, 99_999, b -> b % 60 == 0), found);
+        assertEquals(1667, found.length);
+    }
+
+    @Test
+    void twoClausesAreAnded() {
+        long[] found = run(new int[][][] {{{32, 3125, 100}}, {{40, 50, 10}}}, 0, 99_999);
+        assertArrayEquals(expected(0, 99_999, b -> divides(b, 32, 3125, 100) && divides(b, 40, 50, 10)), found);
+        // lcm(32, 3125, 100, 40, 50, 10) = 100000: only block 0 in range.
+        assertArrayEquals(new long[] {0}, found);
+    }
+
+    @Test
+    void alternativesAreOredWithinAClause() {
+        long[] found = run(new int[][][] {
+            {{4, 8, 11}, {7, 8, 17}},
+            {{9, 9, 12}, {15, 20, 13}},
+            {{18, 15, 15}, {12, 10, 4}}}, 0, 9_999);
+        assertArrayEquals(expected(0, 9_999, b -> (divides(b, 4, 8, 11) || divides(b, 7, 8, 17))
+                && (divides(b, 9, 9, 12) || divides(b, 15, 20, 13))
+                && (divides(b, 18, 15, 15) || divides(b, 12, 10, 4))), found);
+    }
+
+    /** TestMatcherShifted: a range that starts at a block not divisible by 8. */
+    @Test
+    void shiftedStart() {
+        assertArrayEquals(new long[] {16, 32, 48}, run(new int[][][] {{{16, 16, 16}}}, 9, 63));
+    }
+
+    /** TestWildcardMatcher: the empty filter matches every block. */
+    @Test
+    void emptyFilterMatchesEveryBlock() {
+        assertArrayEquals(expected(0, 9_999, b -> true), run(new int[][][] {}, 0, 9_999));
+        assertTrue(BloomBitsMatcher.ofBits(new int[][][] {}).isMatchAll());
+    }
+
+    /**
+     * TestMatcherWildcards: of [[a0, a1], [h0, h1], [h1], [h1, nil], [nil, h1], [nil, nil], [], nil] exactly three
+     * clauses survive (sizes 2, 2, 1); the zero address and zero hash are values, not wildcards.
+     */
+    @Test
+    void wildcardClausesAreDropped() {
+        byte[] a0 = new byte[20];
+        byte[] a1 = new byte[20];
+        a1[19] = 1;
+        byte[] h0 = new byte[32];
+        byte[] h1 = new byte[32];
+        h1[31] = 1;
+        LogFilter addressesAndTopics = LogFilter.builder().address(a0, a1).topic(0, h0, h1).topic(1, h1)
+                .topic(2, h1, null).topic(3, null, h1).build();
+        int[][][] clauses = addressesAndTopics.bloomBitClauses();
+        assertEquals(3, clauses.length);
+        assertEquals(2, clauses[0].length);
+        assertEquals(2, clauses[1].length);
+        assertEquals(1, clauses[2].length);
+        int[][][] raw = {{{1, 2, 3}, {4, 5, 6}}, {{7, 8, 9}}, {{1, 2, 3}, null}, {}, null};
+        // The three wildcard clauses add no condition: only the first two decide.
+        LongStream.Builder out = LongStream.builder();
+        BloomBitsMatcher.ofBits(raw).candidates(SYNTHETIC, 0, 0, 5_039, out::add);
+        assertArrayEquals(expected(0, 5_039, b -> divides(b, 1, 2, 3, 7, 8, 9) || divides(b, 4, 5, 6, 7, 8, 9)),
+                out.build().toArray());
+    }
+
+    @Test
+    void refusesNegativeBitsAndEmptyAlternatives() {
+        assertEquals("bloom bit -1 is negative", assertThrows(IllegalArgumentException.class,
+                () -> BloomBitsMatcher.ofBits(new int[][][] {{{-1, 2, 3}}})).getMessage());
+        assertEquals("an alternative has no bloom bit", assertThrows(IllegalArgumentException.class,
+                () -> BloomBitsMatcher.ofBits(new int[][][] {{{}}})).getMessage());
+    }
+}

@@ -1,0 +1,224 @@
+package org.chainfilter.ethbloom.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SectionIndexTest {
+
+    @TempDir
+    Path dir;
+
+    /** The bloom whose bit k is set iff b % k == 0 (k = 1..2047): geth's synthetic vectors, as real header blooms. */
+    static LogsBloom divisorBloom(long b) {
+        byte[] bytes = new byte[256];
+        for (int k = 1; k < 2048; k++) {
+            if (b % k == 0) {
+                bytes[255 - k / 8] |= (byte) (1 << (k % 8));
+            }
+        }
+        return LogsBloom.fromBytes(bytes);
+    }
+
+    @Test
+    void syntheticCasesThroughAnIndexOnDisk() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b < 10_000; b++) {
+                writer.append(b, divisorBloom(b));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(0, index.firstBlock());
+        assertEquals(10_000, index.indexedBlockCount());
+        assertEquals(3, index.sectionCount());
+        assertArrayEquals(LongStream.rangeClosed(0, 9_999).filter(b -> b % 60 == 0).toArray(),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 9_999));
+        assertArrayEquals(new long[] {16, 32, 48},
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{16, 16, 16}}}), 9, 63));
+        assertArrayEquals(BloomBitsMatcherTest.run(new int[][][] {
+                {{4, 8, 11}, {7, 8, 17}}, {{9, 9, 12}, {15, 20, 13}}, {{18, 15, 15}, {12, 10, 4}}}, 0, 9_999),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {
+                    {{4, 8, 11}, {7, 8, 17}}, {{9, 9, 12}, {15, 20, 13}}, {{18, 15, 15}, {12, 10, 4}}}), 0, 9_999));
+        assertEquals(10_000, index.candidates(LogFilter.matchAll(), 0, 9_999).length);
+    }
+
+    /** Random blooms and filters: the index gives exactly the blocks whose bloom passes couldMatch. */
+    @Test
+    void candidatesEqualSequentialCouldMatch() {
+        SplittableRandom random = new SplittableRandom(7);
+        byte[][] addresses = new byte[40][20];
+        byte[][] topics = new byte[40][32];
+        for (byte[] a : addresses) {
+            random.nextBytes(a);
+        }
+        for (byte[] t : topics) {
+            random.nextBytes(t);
+        }
+        long first = 123_456;
+        int count = 9_000;
+        List<LogsBloom> blooms = new ArrayList<>();
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, first)) {
+            for (int i = 0; i < count; i++) {
+                LogsBloom.Builder builder = LogsBloom.builder();
+                int logs = random.nextInt(4);
+                for (int l = 0; l < logs; l++) {
+                    builder.addLog(addresses[random.nextInt(40)],
+                            List.of(topics[random.nextInt(40)], topics[random.nextInt(40)]));
+                }
+                LogsBloom bloom = builder.build();
+                blooms.add(bloom);
+                writer.append(first + i, bloom);
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        for (int trial = 0; trial < 30; trial++) {
+            LogFilter.Builder fb = LogFilter.builder();
+            if (random.nextBoolean()) {
+                fb.address(addresses[random.nextInt(40)], addresses[random.nextInt(40)]);
+            }
+            if (random.nextBoolean()) {
+                fb.topic(0, topics[random.nextInt(40)]);
+            }
+            if (random.nextBoolean()) {
+                fb.topic(1, topics[random.nextInt(40)], topics[random.nextInt(40)]);
+            }
+            LogFilter filter = fb.build();
+            long from = first + random.nextInt(count);
+            long to = from + random.nextInt((int) (first + count - from));
+            long[] expected = LongStream.rangeClosed(from, to)
+                    .filter(b -> filter.couldMatch(blooms.get((int) (b - first)))).toArray();
+            assertArrayEquals(expected, index.candidates(filter, from, to), filter + " " + from + ".." + to);
+        }
+    }
+
+    @Test
+    void interruptedBuildLeavesTheWrittenSectionsReadableAndResumes() throws IOException {
+        SectionIndexWriter crashed = SectionIndexWriter.open(dir, 0);
+        for (long b = 0; b < 9_000; b++) {
+            crashed.append(b, divisorBloom(b));
+        }
+        // No close: the partial third section is lost, as after a crash. A half-written temp file is left behind.
+        Files.write(dir.resolve("section-0000000002.bits.tmp"), new byte[] {1, 2, 3});
+        SectionIndex afterCrash = SectionIndex.open(dir);
+        assertEquals(8_192, afterCrash.indexedBlockCount());
+
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
+            assertEquals(8_192, resumed.nextBlock());
+            for (long b = 8_192; b < 9_000; b++) {
+                resumed.append(b, divisorBloom(b));
+            }
+        }
+        // Resume again from a partial last section, which is reloaded and rewritten.
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
+            assertEquals(9_000, resumed.nextBlock());
+            for (long b = 9_000; b < 13_000; b++) {
+                resumed.append(b, divisorBloom(b));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(13_000, index.indexedBlockCount());
+        assertArrayEquals(LongStream.rangeClosed(0, 12_999).filter(b -> b % 60 == 0).toArray(),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 12_999));
+    }
+
+    @Test
+    void writerRefusesOutOfOrderBlocksAndAnotherFirstBlock() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 100)) {
+            writer.append(100, LogsBloom.EMPTY);
+            assertEquals("block 102 appended; the index expects block 101 next", assertThrows(
+                    IllegalArgumentException.class, () -> writer.append(102, LogsBloom.EMPTY)).getMessage());
+        }
+        assertEquals("the index in " + dir + " starts at block 100, not 0", assertThrows(
+                IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, 0)).getMessage());
+        assertEquals("first block -1 is negative", assertThrows(
+                IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, -1)).getMessage());
+    }
+
+    @Test
+    void queriesOutsideTheCoverageAreRefused() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 10)) {
+            for (long b = 10; b < 20; b++) {
+                writer.append(b, LogsBloom.EMPTY);
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        LogFilter filter = LogFilter.builder().address(new byte[20]).build();
+        assertEquals("block range 5..12 reaches outside the index, which covers blocks 10..19", assertThrows(
+                IllegalArgumentException.class, () -> index.candidates(filter, 5, 12)).getMessage());
+        assertEquals("block range 12..20 reaches outside the index, which covers blocks 10..19", assertThrows(
+                IllegalArgumentException.class, () -> index.candidates(filter, 12, 20)).getMessage());
+        assertEquals("block range 12..11 is reversed", assertThrows(
+                IllegalArgumentException.class, () -> index.candidates(filter, 12, 11)).getMessage());
+        assertEquals(0, index.candidates(filter, 10, 19).length);
+    }
+
+    @Test
+    void corruptFilesAreRefusedWithTheirFault() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b < 5_000; b++) {
+                writer.append(b, divisorBloom(b));
+            }
+        }
+        Path section0 = dir.resolve("section-0000000000.bits");
+        byte[] good = Files.readAllBytes(section0);
+
+        byte[] flipped = good.clone();
+        flipped[5000] ^= 1;
+        Files.write(section0, flipped);
+        assertEquals(section0 + " fails its CRC32C check (corrupt or truncated)",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+
+        Files.write(section0, java.util.Arrays.copyOf(good, 100));
+        assertEquals(section0 + " is 100 bytes; a section file is 4124 to 1052700",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+
+        Files.write(section0, good);
+        Files.delete(section0);
+        assertEquals(dir + ": section 0 is missing but section 1 exists",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+
+        Files.write(section0, good);
+        Path meta = dir.resolve("index.meta");
+        byte[] metaBytes = Files.readAllBytes(meta);
+        metaBytes[20] ^= 1;
+        Files.write(meta, metaBytes, StandardOpenOption.TRUNCATE_EXISTING);
+        assertEquals(meta + " fails its CRC32C check",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(meta, new byte[] {1, 2});
+        assertEquals(meta + " is 2 bytes; an index meta file is 32",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.delete(meta);
+        assertEquals(dir + " holds no section index (index.meta is missing)",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
+
+    @Test
+    void sectionFileGoldenLayout() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            writer.append(0, LogsBloom.ofValue(new byte[20]));
+        }
+        byte[] file = Files.readAllBytes(dir.resolve("section-0000000000.bits"));
+        // Three vectors of one set block each, stored sparse: 64-byte bitmap + 1 byte.
+        assertEquals(4120 + 3 * 65 + 4, file.length);
+        assertEquals("CFBS", new String(file, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(1, file[19]);
+        byte[] meta = Files.readAllBytes(dir.resolve("index.meta"));
+        assertEquals("CFBLMIDX", new String(meta, 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
+        assertTrue(SectionIndex.open(dir).toString().contains("blocks 0..0"));
+    }
+}
