@@ -23,6 +23,8 @@ class BundledConformanceTest {
     static {
         EXPECTED_FILES.put("murmur3-x86-32.core.json", 14);
         EXPECTED_FILES.put("siphash-2-4.reference.json", 64);
+        EXPECTED_FILES.put("bip158-basic.core.json", 10);
+        EXPECTED_FILES.put("gcs.bip158-basic.json", 10);
     }
 
     @Test

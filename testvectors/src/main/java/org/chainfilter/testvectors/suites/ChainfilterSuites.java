@@ -10,7 +10,7 @@ public final class ChainfilterSuites {
     }
 
     public static List<SuiteExecutor> all() {
-        return List.of(new Murmur3Suite(), new SipHashSuite());
+        return List.of(new Murmur3Suite(), new SipHashSuite(), new Bip158BasicSuite(), new GcsSuite());
     }
 
     /** A runner over {@link #all()}. */
