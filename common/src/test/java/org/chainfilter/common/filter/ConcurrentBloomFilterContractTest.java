@@ -1,0 +1,52 @@
+package org.chainfilter.common.filter;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Map;
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.math.BloomMath;
+import org.chainfilter.common.math.Shape;
+import org.junit.jupiter.api.function.Executable;
+
+class ConcurrentBloomFilterContractTest extends MembershipFilterContract<ConcurrentBloomFilter<Long>> {
+
+    @Override
+    ConcurrentBloomFilter<Long> create(long expectedElements, double falsePositiveRate) {
+        return ConcurrentBloomFilter.create(KeyEncoder.longs(), expectedElements, falsePositiveRate);
+    }
+
+    @Override
+    double formulaRate(ConcurrentBloomFilter<Long> filter, long elements) {
+        Shape shape = filter.shape();
+        return BloomMath.falsePositiveRate(elements, shape.bitCount(), shape.hashFunctionCount());
+    }
+
+    @Override
+    ConcurrentBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
+        return ConcurrentBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    }
+
+    /** 100 bits (the last word partial), k = 17, keys 1..3 and -1. */
+    @Override
+    ConcurrentBloomFilter<Long> smallFixedFilter() {
+        ConcurrentBloomFilter<Long> filter = ConcurrentBloomFilter.withShape(KeyEncoder.longs(), Shape.of(100, 17));
+        for (long key : new long[] {1, 2, 3, -1}) {
+            filter.put(key);
+        }
+        return filter;
+    }
+
+    @Override
+    String goldenHex() {
+        return "4346464d0401011100000000000000645e9a2f3a0310a0e9000000062ef69c03";
+    }
+
+    @Override
+    Map<String, Executable> badParameters() {
+        return Map.of(
+                "expected element count is 0; it must be at least 1",
+                () -> ConcurrentBloomFilter.create(KeyEncoder.longs(), 0, 0.01),
+                "bit count is 0; it must be at least 1",
+                () -> ConcurrentBloomFilter.withShape(KeyEncoder.longs(), Shape.of(0, 3)));
+    }
+}

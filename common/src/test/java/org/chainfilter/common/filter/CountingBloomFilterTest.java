@@ -1,0 +1,104 @@
+package org.chainfilter.common.filter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.math.Shape;
+import org.junit.jupiter.api.Test;
+
+class CountingBloomFilterTest {
+
+    @Test
+    void removedItemsGoAndTheRestStay() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.create(KeyEncoder.longs(), 100_000, 0.01);
+        for (long i = 0; i < 100_000; i++) {
+            filter.put(i);
+        }
+        for (long i = 0; i < 100_000; i += 2) {
+            assertTrue(filter.remove(i));
+        }
+        long stillThere = 0;
+        for (long i = 0; i < 100_000; i++) {
+            if (i % 2 == 1) {
+                assertTrue(filter.mightContain(i), "false negative for " + i);
+            } else if (filter.mightContain(i)) {
+                stillThere++;
+            }
+        }
+        // The removed half now answers like never-put items: about the rate of a half-full filter.
+        double rate = stillThere / 50_000.0;
+        assertTrue(rate < 0.002, "removed items still found at rate " + rate);
+    }
+
+    @Test
+    void removingAnItemNeverPutIsRefusedWhenACounterIsZero() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.create(KeyEncoder.longs(), 1_000, 0.01);
+        filter.put(1L);
+        byte[] before = filter.toByteArray();
+        assertFalse(filter.remove(2L));
+        assertEquals(org.chainfilter.common.Hex.encode(before), org.chainfilter.common.Hex.encode(filter.toByteArray()));
+        assertTrue(filter.remove(1L));
+        assertFalse(filter.remove(1L), "a second remove of the only copy");
+        assertFalse(filter.mightContain(1L));
+    }
+
+    /** One counter, k = 3: every position is counter 0, hit three times per put. */
+    @Test
+    void aCounterHitSeveralTimesMustHoldThatManyCounts() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(1, 3));
+        filter.put(5L);
+        assertEquals(3, filter.counter(0));
+        assertTrue(filter.remove(5L));
+        assertEquals(0, filter.counter(0));
+        filter.put(5L);
+        assertTrue(filter.remove(6L)); // indistinguishable from 5: a false positive, removed as documented
+        assertFalse(filter.remove(5L));
+    }
+
+    /** The saturation rule: a counter at 15 stays 15, so items sharing it are never lost. */
+    @Test
+    void aSaturatedCounterIsNeverDecremented() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(1, 1));
+        for (long i = 0; i < 20; i++) {
+            filter.put(i);
+        }
+        assertEquals(15, filter.counter(0));
+        for (long i = 0; i < 19; i++) {
+            assertTrue(filter.remove(i));
+        }
+        assertEquals(15, filter.counter(0));
+        assertTrue(filter.mightContain(19L), "the last item must still be found");
+    }
+
+    @Test
+    void putReportsWhetherTheItemWasCertainlyNew() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.create(KeyEncoder.longs(), 1_000, 0.01);
+        assertTrue(filter.put(3L));
+        assertFalse(filter.put(3L));
+        assertEquals(2, filter.counter(firstPosition(filter)));
+    }
+
+    private static long firstPosition(CountingBloomFilter<Long> filter) {
+        for (long cell = 0; ; cell++) {
+            if (filter.counter(cell) != 0) {
+                return cell;
+            }
+        }
+    }
+
+    @Test
+    void nonZeroCountFoldsEveryNibble() {
+        FourBitCells cells = new FourBitCells(40);
+        for (long c = 0; c < 40; c += 3) {
+            for (int i = 0; i <= c % 16; i++) {
+                cells.increment(c);
+            }
+        }
+        assertEquals(14, cells.nonZeroCount());
+        for (long c = 0; c < 40; c++) {
+            assertEquals(c % 3 == 0 ? Math.min(15, c % 16 + 1) : 0, cells.get(c), "cell " + c);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.chainfilter.common.filter;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The contract every {@link MembershipFilter} kind meets, written once (Apache Commons Collections' abstract-test
+ * idea); each kind has one small subclass that says how to build, read and size it. Keys are {@code long}s: the members
+ * are {@code 0 .. n-1} and the probes for false positives are {@code 2^40 + i}, never put, so the test is
+ * deterministic.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
+    static final long ELEMENTS = 1_000_000;
+    static final long PROBES = 1_000_000;
+    static final double RATE = 0.01;
+    static final long PROBE_BASE = 1L << 40;
+
+    private F large;
+
+    /** A filter sized for {@code expectedElements} at {@code falsePositiveRate}, keyed by {@code long}s. */
+    abstract F create(long expectedElements, double falsePositiveRate);
+
+    /** The kind's own a-priori formula for its rate after {@code elements} distinct puts. */
+    abstract double formulaRate(F filter, long elements);
+
+    /** The kind's reader, with the caller's bound. */
+    abstract F read(byte[] bytes, long maxBytes) throws IOException;
+
+    /** A small fixed filter whose exact bytes {@link #goldenHex()} pins. */
+    abstract F smallFixedFilter();
+
+    /** The hex of {@link #smallFixedFilter()}'s binary form. */
+    abstract String goldenHex();
+
+    /** Each bad parameter of the kind's factories, with the exact message of its {@link IllegalArgumentException}. */
+    abstract Map<String, Executable> badParameters();
+
+    @BeforeAll
+    void fillLargeFilter() {
+        large = create(ELEMENTS, RATE);
+        for (long i = 0; i < ELEMENTS; i++) {
+            large.put(i);
+        }
+    }
+
+    @Test
+    void everyElementPutIsFound() {
+        long missing = 0;
+        for (long i = 0; i < ELEMENTS; i++) {
+            if (!large.mightContain(i)) {
+                missing++;
+            }
+        }
+        assertEquals(0, missing, "false negatives among " + ELEMENTS + " elements");
+    }
+
+    @Test
+    void measuredRateIsWithinFifteenPercentOfTheFormula() {
+        long falsePositives = 0;
+        for (long i = 0; i < PROBES; i++) {
+            if (large.mightContain(PROBE_BASE + i)) {
+                falsePositives++;
+            }
+        }
+        double measured = (double) falsePositives / PROBES;
+        double formula = formulaRate(large, ELEMENTS);
+        assertTrue(Math.abs(measured - formula) <= 0.15 * formula,
+                "measured " + measured + " vs formula " + formula + " for " + large);
+        double fromState = large.expectedFpp();
+        assertTrue(Math.abs(measured - fromState) <= 0.15 * fromState,
+                "measured " + measured + " vs expectedFpp " + fromState + " for " + large);
+        assertTrue(measured <= RATE * 1.15, "measured " + measured + " for a requested " + RATE);
+    }
+
+    @Test
+    void approximateCountIsNearTheNumberPut() {
+        long count = large.approximateElementCount();
+        assertTrue(Math.abs(count - ELEMENTS) <= 0.02 * ELEMENTS, "count " + count);
+    }
+
+    @Test
+    void binaryFormMatchesTheGoldenBytes() throws IOException {
+        F small = smallFixedFilter();
+        assertEquals(goldenHex(), Hex.encode(small.toByteArray()));
+        F back = read(Hex.decode(goldenHex()), Long.MAX_VALUE);
+        assertEquals(goldenHex(), Hex.encode(back.toByteArray()));
+    }
+
+    @Test
+    void roundTripKeepsEveryAnswer() throws IOException {
+        F filter = create(2_000, RATE);
+        for (long i = 0; i < 1_000; i++) {
+            filter.put(i * 7919);
+        }
+        byte[] bytes = filter.toByteArray();
+        F back = read(bytes, bytes.length);
+        assertArrayEquals(bytes, back.toByteArray());
+        for (long i = 0; i < 20_000; i++) {
+            assertEquals(filter.mightContain(i), back.mightContain(i), "key " + i);
+        }
+        assertEquals(filter.approximateElementCount(), back.approximateElementCount());
+        assertEquals(filter.expectedFpp(), back.expectedFpp());
+    }
+
+    @Test
+    void readerRefusesAFilterOverTheCallersBoundBeforeAllocating() {
+        byte[] bytes = smallFixedFilter().toByteArray();
+        var e = assertThrows(IllegalArgumentException.class, () -> read(bytes, bytes.length - 1));
+        assertTrue(e.getMessage().endsWith(" is " + bytes.length + " bytes; the caller allows at most "
+                + (bytes.length - 1)), e.getMessage());
+    }
+
+    @Test
+    void readerRefusesBadMagicAndTruncation() {
+        byte[] bytes = smallFixedFilter().toByteArray();
+        byte[] badMagic = bytes.clone();
+        badMagic[0] = 0;
+        var e = assertThrows(IllegalArgumentException.class, () -> read(badMagic, Long.MAX_VALUE));
+        assertEquals("magic is 0x0046464d; a chainfilter family filter starts with 0x4346464d (\"CFFM\")",
+                e.getMessage());
+        byte[] badVersion = bytes.clone();
+        badVersion[5] = 9;
+        e = assertThrows(IllegalArgumentException.class, () -> read(badVersion, Long.MAX_VALUE));
+        assertTrue(e.getMessage().endsWith(" binary form version is 9; this reader knows version 1"), e.getMessage());
+        assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, bytes.length - 1), Long.MAX_VALUE));
+    }
+
+    @Test
+    void readerRefusesAnotherKind() {
+        byte[] bytes = smallFixedFilter().toByteArray();
+        bytes[4] = (byte) (bytes[4] == 1 ? 2 : 1);
+        var e = assertThrows(IllegalArgumentException.class, () -> read(bytes, Long.MAX_VALUE));
+        assertTrue(e.getMessage().startsWith("filter kind is " + bytes[4] + "; expected "), e.getMessage());
+    }
+
+    @Test
+    void badParametersAreRefusedWithClearMessages() {
+        Map<String, Executable> cases = badParameters();
+        assertFalse(cases.isEmpty());
+        cases.forEach((message, call) -> {
+            var e = assertThrows(IllegalArgumentException.class, call, message);
+            assertEquals(message, e.getMessage());
+        });
+    }
+
+    @Test
+    void copyIsIndependent() {
+        F filter = create(1_000, RATE);
+        filter.put(1L);
+        @SuppressWarnings("unchecked")
+        F copy = (F) filter.copy();
+        assertArrayEquals(filter.toByteArray(), copy.toByteArray());
+        for (long i = 2; i < 200; i++) {
+            copy.put(i);
+        }
+        assertNotEquals(Hex.encode(filter.toByteArray()), Hex.encode(copy.toByteArray()));
+        assertTrue(copy.mightContain(1L) && copy.mightContain(150L));
+        assertEquals(1, filter.approximateElementCount());
+    }
+
+    @Test
+    void clearEmptiesTheFilter() {
+        F filter = create(1_000, RATE);
+        for (long i = 0; i < 100; i++) {
+            filter.put(i);
+        }
+        filter.clear();
+        for (long i = 0; i < 100; i++) {
+            assertFalse(filter.mightContain(i));
+        }
+        assertEquals(0, filter.approximateElementCount());
+        assertEquals(0.0, filter.expectedFpp());
+    }
+
+    @Test
+    void newElementsReportAChange() {
+        F filter = create(1_000, RATE);
+        assertTrue(filter.put(42L));
+        assertTrue(filter.mightContain(42L));
+    }
+}
