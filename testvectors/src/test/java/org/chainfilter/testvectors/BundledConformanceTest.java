@@ -25,6 +25,22 @@ class BundledConformanceTest {
         EXPECTED_FILES.put("siphash-2-4.reference.json", 64);
         EXPECTED_FILES.put("bip158-basic.core.json", 10);
         EXPECTED_FILES.put("gcs.bip158-basic.json", 10);
+        EXPECTED_FILES.put("eth-bloom.besu.json", 1);
+        EXPECTED_FILES.put("eth-bloom.ethers.json", 3);
+        EXPECTED_FILES.put("eth-bloom.execution-apis.json", 5);
+        EXPECTED_FILES.put("eth-bloom.geth.json", 1);
+        EXPECTED_FILES.put("eth-bloom.nethermind.json", 4);
+        EXPECTED_FILES.put("eth-bloom.parity-common.json", 1);
+        EXPECTED_FILES.put("eth-bloom.portal-spec-tests.json", 64);
+        EXPECTED_FILES.put("eth-bloom.viem.json", 1);
+        EXPECTED_FILES.put("eth-bloom-contains.besu.json", 1);
+        EXPECTED_FILES.put("eth-bloom-contains.geth.json", 2);
+        EXPECTED_FILES.put("eth-bloom-contains.parity-common.json", 2);
+        EXPECTED_FILES.put("eth-bloom-contains.shovel.json", 1);
+        EXPECTED_FILES.put("eth-bloom-contains.viem.json", 1);
+        EXPECTED_FILES.put("eth-bloom-contains.web.json", 4);
+        EXPECTED_FILES.put("eth-bloom-contains.web3j.json", 2);
+        EXPECTED_FILES.put("eth-log-filter.execution-apis.json", 18);
     }
 
     @Test

@@ -10,7 +10,8 @@ public final class ChainfilterSuites {
     }
 
     public static List<SuiteExecutor> all() {
-        return List.of(new Murmur3Suite(), new SipHashSuite(), new Bip158BasicSuite(), new GcsSuite());
+        return List.of(new Murmur3Suite(), new SipHashSuite(), new Bip158BasicSuite(), new GcsSuite(),
+                new EthBloomSuite(), new EthBloomContainsSuite(), new EthLogFilterSuite());
     }
 
     /** A runner over {@link #all()}. */
