@@ -1,0 +1,355 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.scan.RpcSession.BlockRange;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.Web3jService;
+import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.core.methods.response.Log;
+
+/**
+ * Scans a block range for the logs that match a {@link LogFilter}, over JSON-RPC (web3j), reading only the logs of the
+ * blocks whose header {@code logsBloom} could match.
+ *
+ * <p>Per header batch: {@code eth_getBlockByNumber(n, false)} for up to {@code headerBatchSize} blocks in one JSON-RPC
+ * batch; {@link LogFilter#couldMatch} on each bloom (geth {@code eth/filters/filter.go: bloomFilter}); then
+ * {@code eth_getLogs} with the filter over each run of consecutive candidate blocks (at most {@code maxLogRangeBlocks}
+ * per call, fewer after a provider refused a range), the exact test {@link LogFilter#matches} (geth
+ * {@code filterLogs}; a provider that ignores trailing wildcard positions, such as anvil or reth, returns extra logs
+ * that this test removes), and every log's {@code blockHash} checked against the header read in the same batch. A
+ * missing, empty or malformed {@code logsBloom} means "unknown": the block is fetched, never skipped.
+ *
+ * <p><b>Delivery contract.</b> Logs reach the consumer in chain order (block number, then log index). All logs of a
+ * header batch are fetched before the first of them is emitted, so a failing or restarted node never leaves a block
+ * half-emitted. After the consumer has returned for every log of a block, the checkpoint moves past that block (and
+ * past every skipped block at the end of each batch). Hence:
+ * <ul>
+ *   <li>node failures (errors, timeouts, a killed or restarted node): a resumed scan emits every log exactly once;</li>
+ *   <li>a crash of this process, or a consumer that throws, between the first log of a block and its checkpoint: on
+ *   resume that block's logs are emitted again (at-least-once for that one block, exactly-once for all others). A
+ *   consumer that needs exactly-once ignores a log whose (block number, log index) is not above the last it stored;
+ *   logs arrive in that order, so one number pair is all it must keep.</li>
+ * </ul>
+ * Blocks newer than {@code head - confirmations} (head read once at the start) are not scanned; a reorganisation
+ * deeper than that is detected on resume (the checkpoint's block hash no longer matches) and reported, not repaired.
+ *
+ * <p>Instances are immutable and may be shared; each {@code scan} call has its own RPC session. A scan itself runs on
+ * the calling thread.
+ */
+public final class BlockScanner {
+    private final Web3j web3j;
+    private final int headerBatchSize;
+    private final long maxLogRangeBlocks;
+    private final int confirmations;
+    private final RetryPolicy retryPolicy;
+    private final CheckpointStore checkpoints;
+    private final ScanListener listener;
+    private final RpcSession.Sleeper sleeper;
+
+    private BlockScanner(Builder builder) {
+        this.web3j = Web3j.build(builder.service);
+        this.headerBatchSize = builder.headerBatchSize;
+        this.maxLogRangeBlocks = builder.maxLogRangeBlocks;
+        this.confirmations = builder.confirmations;
+        this.retryPolicy = builder.retryPolicy;
+        this.checkpoints = builder.checkpoints;
+        this.listener = builder.listener;
+        this.sleeper = builder.sleeper;
+    }
+
+    /** A builder over a web3j service, e.g. {@code new HttpService("http://127.0.0.1:8545")}. */
+    public static Builder builder(Web3jService service) {
+        return new Builder(service);
+    }
+
+    /**
+     * Scans blocks {@code fromBlock..toBlockInclusive}, or up to {@code head - confirmations} when that is lower (the
+     * summary then says it stopped short). With a checkpoint for the same filter, starts after it.
+     *
+     * @throws ScanException            on a failure that retries and range splits cannot cure (the checkpoint holds
+     *                                  everything emitted before it)
+     * @throws IllegalArgumentException on a negative {@code fromBlock} or an end below it
+     */
+    public ScanSummary scan(LogFilter filter, long fromBlock, long toBlockInclusive, Consumer<? super Log> consumer) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(consumer, "consumer");
+        if (fromBlock < 0) {
+            throw new IllegalArgumentException("fromBlock is " + fromBlock + "; block numbers start at 0");
+        }
+        if (toBlockInclusive < fromBlock) {
+            throw new IllegalArgumentException(
+                    "toBlock " + toBlockInclusive + " is below fromBlock " + fromBlock);
+        }
+        RpcSession rpc = new RpcSession(web3j, retryPolicy, sleeper, listener, headerBatchSize, maxLogRangeBlocks);
+        long head = rpc.blockNumber();
+        long end = Math.min(toBlockInclusive, head - confirmations);
+        String fingerprint = Checkpoint.fingerprint(filter);
+        long start = fromBlock;
+        Optional<Checkpoint> saved = checkpoints.load();
+        if (saved.isPresent()) {
+            Checkpoint checkpoint = saved.get();
+            if (!checkpoint.filterFingerprint().equals(fingerprint)) {
+                throw new ScanException("the checkpoint was written for another filter (fingerprint "
+                        + checkpoint.filterFingerprint() + ", this filter " + fingerprint
+                        + "); use a new checkpoint for a new filter");
+            }
+            if (checkpoint.nextBlock() > fromBlock) {
+                start = checkpoint.nextBlock();
+                verifyUnchanged(rpc, checkpoint, head);
+            }
+        }
+        Counters counters = new Counters(start, toBlockInclusive, head, confirmations,
+                saved.isPresent() && start > fromBlock, filter.isMatchAll());
+        for (long first = start; first <= end; first = counters.lastBlock + 1) {
+            long last = first + Math.min(end - first, headerBatchSize - 1L);
+            scanBatch(rpc, filter, fingerprint, first, last, consumer, counters);
+            listener.onProgress(counters.summary(rpc));
+        }
+        return counters.summary(rpc);
+    }
+
+    /** {@link #scan} up to the safe head ({@code head - confirmations}). */
+    public ScanSummary scanToSafeHead(LogFilter filter, long fromBlock, Consumer<? super Log> consumer) {
+        return scan(filter, fromBlock, Long.MAX_VALUE, consumer);
+    }
+
+    private void verifyUnchanged(RpcSession rpc, Checkpoint checkpoint, long head) {
+        long block = checkpoint.nextBlock() - 1;
+        if (block > head) {
+            throw new ScanException("the checkpoint is past block " + block + " but the node's head is " + head
+                    + ": is this the same chain, fully synced?");
+        }
+        String hash = rpc.blocks(block, block).get(0).getHash();
+        if (!checkpoint.lastBlockHash().equalsIgnoreCase(hash)) {
+            throw new ScanException("block " + block + " now has hash " + hash + " but the checkpoint recorded "
+                    + checkpoint.lastBlockHash() + ": the chain reorganised below the checkpoint (deeper than "
+                    + confirmations + " confirmations); rescan from an earlier block with a new checkpoint");
+        }
+    }
+
+    private void scanBatch(RpcSession rpc, LogFilter filter, String fingerprint, long first, long last,
+                           Consumer<? super Log> consumer, Counters counters) {
+        List<EthBlock.Block> headers = rpc.blocks(first, last);
+        int count = headers.size();
+        boolean[] candidate = new boolean[count];
+        boolean[] bloomKnown = new boolean[count];
+        List<BlockRange> runs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            LogsBloom bloom = parseBloom(headers.get(i).getLogsBloom());
+            bloomKnown[i] = bloom != null;
+            if (bloom == null) {
+                counters.unknownBloomBlocks++;
+                candidate[i] = true;
+            } else {
+                counters.bloomBitsSet += bloom.bitsSet();
+                counters.saturatedBlocks += bloom.saturation() >= ScanSummary.SATURATED_FRACTION ? 1 : 0;
+                candidate[i] = filter.couldMatch(bloom);
+            }
+            if (candidate[i]) {
+                counters.candidateBlocks++;
+                if (i > 0 && candidate[i - 1]) {
+                    runs.set(runs.size() - 1, new BlockRange(runs.get(runs.size() - 1).first(), first + i));
+                } else {
+                    runs.add(new BlockRange(first + i, first + i));
+                }
+            } else {
+                counters.blocksSkippedByBloom++;
+            }
+        }
+        List<List<Log>> matched = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            matched.add(new ArrayList<>());
+        }
+        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, runs)) {
+            int i = indexInBatch(log, first, last, candidate);
+            String headerHash = headers.get(i).getHash();
+            if (log.getBlockHash() == null || !log.getBlockHash().equalsIgnoreCase(headerHash)) {
+                throw new ScanException("a log of block " + (first + i) + " has block hash " + log.getBlockHash()
+                        + " but the header read in this scan has " + headerHash
+                        + ": the chain reorganised during the scan; use more confirmations");
+            }
+            if (!log.isRemoved() && matchesExactly(filter, log)) {
+                matched.get(i).add(log);
+            }
+        }
+        long checkpointed = first - 1;
+        for (int i = 0; i < count; i++) {
+            List<Log> logs = matched.get(i);
+            counters.blocksScanned++;
+            counters.lastBlock = first + i;
+            if (logs.isEmpty()) {
+                counters.falsePositiveBlocks += candidate[i] && bloomKnown[i] ? 1 : 0;
+                continue;
+            }
+            logs.sort(Comparator.comparing(Log::getLogIndex));
+            for (int j = 1; j < logs.size(); j++) {
+                if (logs.get(j).getLogIndex().equals(logs.get(j - 1).getLogIndex())) {
+                    throw new ScanException("the provider returned log index " + logs.get(j).getLogIndex()
+                            + " of block " + (first + i) + " twice");
+                }
+            }
+            for (Log log : logs) {
+                consumer.accept(log);
+                counters.logsEmitted++;
+            }
+            checkpoints.save(new Checkpoint(first + i + 1, headers.get(i).getHash().toLowerCase(), fingerprint));
+            checkpointed = first + i;
+        }
+        if (checkpointed != last) {
+            checkpoints.save(new Checkpoint(last + 1, headers.get(count - 1).getHash().toLowerCase(), fingerprint));
+        }
+    }
+
+    private static int indexInBatch(Log log, long first, long last, boolean[] candidate) {
+        BigInteger number = log.getBlockNumber();
+        if (number == null || number.compareTo(BigInteger.valueOf(first)) < 0
+                || number.compareTo(BigInteger.valueOf(last)) > 0 || !candidate[(int) (number.longValue() - first)]) {
+            throw new ScanException("the provider returned a log of block " + number
+                    + ", which is not among the requested candidate blocks of " + first + ".." + last);
+        }
+        return (int) (number.longValue() - first);
+    }
+
+    /** A header's bloom, or null when it is missing, empty or not 256 bytes of hex: unknown, so never skipped. */
+    static LogsBloom parseBloom(String logsBloomHex) {
+        if (logsBloomHex == null || logsBloomHex.isBlank()) {
+            return null;
+        }
+        try {
+            return LogsBloom.fromHex(logsBloomHex);
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
+    }
+
+    private static boolean matchesExactly(LogFilter filter, Log log) {
+        try {
+            List<byte[]> topics = new ArrayList<>(log.getTopics() == null ? 0 : log.getTopics().size());
+            if (log.getTopics() != null) {
+                for (String topic : log.getTopics()) {
+                    topics.add(Hex.decode(topic, 32, "topic"));
+                }
+            }
+            return filter.matches(Hex.decode(log.getAddress(), 20, "address"), topics);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new ScanException("the provider returned a malformed log of block " + log.getBlockNumberRaw()
+                    + " (log index " + log.getLogIndexRaw() + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** The running totals of one scan. */
+    private static final class Counters {
+        final long firstBlock;
+        final long requestedTo;
+        final long head;
+        final int confirmations;
+        final boolean resumed;
+        final boolean matchAll;
+        long lastBlock;
+        long blocksScanned;
+        long blocksSkippedByBloom;
+        long candidateBlocks;
+        long falsePositiveBlocks;
+        long unknownBloomBlocks;
+        long logsEmitted;
+        long bloomBitsSet;
+        long saturatedBlocks;
+
+        Counters(long firstBlock, long requestedTo, long head, int confirmations, boolean resumed, boolean matchAll) {
+            this.firstBlock = firstBlock;
+            this.requestedTo = requestedTo;
+            this.head = head;
+            this.confirmations = confirmations;
+            this.resumed = resumed;
+            this.matchAll = matchAll;
+            this.lastBlock = firstBlock - 1;
+        }
+
+        ScanSummary summary(RpcSession rpc) {
+            return new ScanSummary(firstBlock, lastBlock, requestedTo, head, confirmations, resumed, matchAll, blocksScanned,
+                    blocksSkippedByBloom, candidateBlocks, falsePositiveBlocks, unknownBloomBlocks, logsEmitted,
+                    bloomBitsSet, saturatedBlocks, rpc.retries(), rpc.rangeSplits());
+        }
+    }
+
+    /** Configures a {@link BlockScanner}. */
+    public static final class Builder {
+        /** Headers per JSON-RPC batch at most; providers commonly cap batches at 100 to 1000 calls. */
+        public static final int MAX_HEADER_BATCH_SIZE = 1000;
+
+        private final Web3jService service;
+        private int headerBatchSize = 100;
+        private long maxLogRangeBlocks = 2000;
+        private int confirmations;
+        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        private CheckpointStore checkpoints = CheckpointStore.none();
+        private ScanListener listener = ScanListener.NONE;
+        private RpcSession.Sleeper sleeper = delay -> Thread.sleep(delay.toMillis());
+
+        private Builder(Web3jService service) {
+            this.service = Objects.requireNonNull(service, "service");
+        }
+
+        /** Headers requested per JSON-RPC batch, 1..1000 (default 100); halved for the scan if a provider refuses. */
+        public Builder headerBatchSize(int headers) {
+            if (headers < 1 || headers > MAX_HEADER_BATCH_SIZE) {
+                throw new IllegalArgumentException("header batch size is " + headers + "; it must be 1.."
+                        + MAX_HEADER_BATCH_SIZE);
+            }
+            this.headerBatchSize = headers;
+            return this;
+        }
+
+        /** The widest {@code eth_getLogs} range sent, in blocks (default 2000); narrowed when a provider refuses. */
+        public Builder maxLogRangeBlocks(long blocks) {
+            if (blocks < 1) {
+                throw new IllegalArgumentException("max log range is " + blocks + " blocks; it must be at least 1");
+            }
+            this.maxLogRangeBlocks = blocks;
+            return this;
+        }
+
+        /** How many blocks to stay behind the head (default 0); 0 scans up to the head itself. */
+        public Builder confirmations(int blocks) {
+            if (blocks < 0) {
+                throw new IllegalArgumentException("confirmations is " + blocks + "; it must not be negative");
+            }
+            this.confirmations = blocks;
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+            return this;
+        }
+
+        /** Where to keep the checkpoint (default: nowhere, every scan starts at its first block). */
+        public Builder checkpoints(CheckpointStore store) {
+            this.checkpoints = Objects.requireNonNull(store, "checkpoints");
+            return this;
+        }
+
+        public Builder listener(ScanListener scanListener) {
+            this.listener = Objects.requireNonNull(scanListener, "listener");
+            return this;
+        }
+
+        Builder sleeper(RpcSession.Sleeper waiting) {
+            this.sleeper = Objects.requireNonNull(waiting, "sleeper");
+            return this;
+        }
+
+        public BlockScanner build() {
+            return new BlockScanner(this);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A checkpoint in a small text file, replaced atomically: the new content goes to {@code <file>.tmp} in the same
+ * directory, is forced to disk, then renamed over the old file ({@code ATOMIC_MOVE}), so a crash leaves either the old
+ * or the new checkpoint, never a torn one. Format (version 1, US-ASCII, one {@code key=value} a line):
+ * <pre>
+ * chainfilter-eth-scan-checkpoint=1
+ * nextBlock=1234
+ * lastBlockHash=0x…64 hex…
+ * filter=…64 hex…
+ * </pre>
+ */
+public final class FileCheckpointStore implements CheckpointStore {
+    /** A checkpoint file is a few hundred bytes; anything larger is not one and is refused before reading. */
+    public static final int MAX_FILE_BYTES = 4096;
+    private static final String MAGIC = "chainfilter-eth-scan-checkpoint";
+
+    private final Path file;
+
+    public FileCheckpointStore(Path file) {
+        this.file = Objects.requireNonNull(file, "file").toAbsolutePath();
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * @throws ScanException when the file exists but is not a version-1 checkpoint (too large, a missing or malformed
+     *                       field): the message names the file and the problem
+     */
+    @Override
+    public Optional<Checkpoint> load() {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw new ScanException("checkpoint " + file + " is " + size + " bytes; a checkpoint is at most "
+                        + MAX_FILE_BYTES);
+            }
+            Map<String, String> fields = new HashMap<>();
+            for (String line : new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).split("\n")) {
+                int eq = line.indexOf('=');
+                if (!line.isBlank() && eq > 0) {
+                    fields.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+                }
+            }
+            if (!"1".equals(fields.get(MAGIC))) {
+                throw new ScanException("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint ("
+                        + MAGIC + "=" + fields.get(MAGIC) + ")");
+            }
+            return Optional.of(new Checkpoint(parseBlock(fields.get("nextBlock")), require(fields, "lastBlockHash"),
+                    require(fields, "filter")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read checkpoint " + file, e);
+        } catch (IllegalArgumentException e) {
+            throw new ScanException("checkpoint " + file + " is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private String require(Map<String, String> fields, String key) {
+        String value = fields.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("field " + key + " is missing");
+        }
+        return value;
+    }
+
+    private long parseBlock(String value) {
+        if (value == null) {
+            throw new IllegalArgumentException("field nextBlock is missing");
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("nextBlock is '" + value + "', not a decimal block number", e);
+        }
+    }
+
+    @Override
+    public void save(Checkpoint checkpoint) {
+        String text = MAGIC + "=1\nnextBlock=" + checkpoint.nextBlock() + "\nlastBlockHash="
+                + checkpoint.lastBlockHash() + "\nfilter=" + checkpoint.filterFingerprint() + "\n";
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write checkpoint " + file, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FileCheckpointStore[" + file + "]";
+    }
+}

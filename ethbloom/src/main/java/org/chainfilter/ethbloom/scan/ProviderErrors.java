@@ -1,0 +1,91 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.web3j.protocol.exceptions.ClientConnectionException;
+
+/**
+ * What a failed JSON-RPC call means to a scanner: the request was too big (split it), the provider is momentarily
+ * unable (retry later), or the request is wrong (stop). The shapes are those that public providers and clients answer
+ * with:
+ * <ul>
+ *   <li>too big: Infura {@code -32005} "query returned more than 10000 results"; Alchemy and others {@code -32602}
+ *   "Log response size exceeded" / "range exceeds limit"; QuickNode, Ankr "block range is too large"; geth
+ *   {@code --rpc.rangelimit} "exceed maximum block range"; Besu {@code -32602}/"Requested range exceeds maximum range
+ *   limit"; HTTP 413;</li>
+ *   <li>transient: connection failures and timeouts, HTTP 429 and 5xx, Infura {@code -32005} when its message speaks of
+ *   a rate or request count, "header not found" / "unknown block" from a load-balanced backend that lags, "timeout"
+ *   and "try again";</li>
+ *   <li>anything else is fatal.</li>
+ * </ul>
+ */
+final class ProviderErrors {
+    /** The three answers. */
+    enum Kind { TOO_LARGE, TRANSIENT, FATAL }
+
+    private static final String[] TOO_LARGE_MESSAGES = {
+        "query returned more than", "more than 10000 results", "range exceeds limit", "range is too large",
+        "range too large", "exceed maximum block range", "exceeds maximum range", "exceeds max range",
+        "response size exceeded", "response size should not", "too many results", "block range limit",
+        "batch too large", "batch size too large",
+    };
+    private static final String[] TRANSIENT_MESSAGES = {
+        "rate limit", "rate-limit", "request rate", "too many requests", "request count exceeded", "timeout",
+        "timed out", "try again", "temporarily", "unavailable", "header not found", "unknown block", "busy",
+    };
+    private static final Pattern HTTP_STATUS = Pattern.compile("Invalid response received: (\\d{3})");
+
+    private ProviderErrors() {
+    }
+
+    /** A JSON-RPC error object ({@code code}, {@code message}). */
+    static Kind classify(int code, String message) {
+        String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        // Infura uses -32005 both for "more than 10000 results" and for rate limiting: the message decides.
+        if (containsAny(text, TRANSIENT_MESSAGES) || code == 429) {
+            return Kind.TRANSIENT;
+        }
+        if (containsAny(text, TOO_LARGE_MESSAGES) || code == -32005) {
+            return Kind.TOO_LARGE;
+        }
+        if (code == -32603) {
+            return Kind.TRANSIENT;
+        }
+        return Kind.FATAL;
+    }
+
+    /** An HTTP status other than 200. */
+    static Kind classifyHttpStatus(int status) {
+        if (status == 413) {
+            return Kind.TOO_LARGE;
+        }
+        if (status == 408 || status == 425 || status == 429 || status >= 500) {
+            return Kind.TRANSIENT;
+        }
+        return Kind.FATAL;
+    }
+
+    /** An exception thrown by the transport (web3j wraps HTTP statuses in {@link ClientConnectionException}). */
+    static Kind classify(Throwable failure) {
+        if (failure instanceof ClientConnectionException) {
+            Matcher status = HTTP_STATUS.matcher(String.valueOf(failure.getMessage()));
+            return status.find() ? classifyHttpStatus(Integer.parseInt(status.group(1))) : Kind.TRANSIENT;
+        }
+        if (failure instanceof IOException || failure instanceof UncheckedIOException) {
+            return Kind.TRANSIENT;
+        }
+        return Kind.FATAL;
+    }
+
+    private static boolean containsAny(String text, String[] needles) {
+        for (String needle : needles) {
+            if (text.contains(needle)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

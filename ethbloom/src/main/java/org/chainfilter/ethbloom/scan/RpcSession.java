@@ -1,0 +1,345 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.BatchRequest;
+import org.web3j.protocol.core.BatchResponse;
+import org.web3j.protocol.core.DefaultBlockParameter;
+import org.web3j.protocol.core.Request;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.request.EthFilter;
+import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
+import org.web3j.protocol.core.methods.response.EthLog;
+import org.web3j.protocol.core.methods.response.Log;
+
+/**
+ * The JSON-RPC side of one scan: batched calls, bounded retries with backoff, smaller batches when a provider refuses a
+ * batch, and {@code eth_getLogs} ranges split in half when a provider refuses a range. Not thread-safe; one per scan,
+ * so that what it learns about a provider's limits lasts for that scan.
+ */
+final class RpcSession {
+    /** Waits between retries; tests replace it to run without sleeping. */
+    @FunctionalInterface
+    interface Sleeper {
+        void sleep(Duration delay) throws InterruptedException;
+    }
+
+    /** A closed block range {@code [first, last]}. */
+    record BlockRange(long first, long last) {
+        long span() {
+            return last - first + 1;
+        }
+    }
+
+    private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND }
+
+    /** What became of one request of a round. */
+    private record Outcome(Status status, Response<?> response, String problem) {
+    }
+
+    private final Web3j web3j;
+    private final RetryPolicy retryPolicy;
+    private final Sleeper sleeper;
+    private final ScanListener listener;
+    private int batchSize;
+    private long maxLogSpan;
+    private long retries;
+    private long rangeSplits;
+
+    RpcSession(Web3j web3j, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, int batchSize,
+               long maxLogSpan) {
+        this.web3j = web3j;
+        this.retryPolicy = retryPolicy;
+        this.sleeper = sleeper;
+        this.listener = listener;
+        this.batchSize = batchSize;
+        this.maxLogSpan = maxLogSpan;
+    }
+
+    long retries() {
+        return retries;
+    }
+
+    long rangeSplits() {
+        return rangeSplits;
+    }
+
+    /** {@code eth_blockNumber}. */
+    long blockNumber() {
+        Attempts attempts = new Attempts("eth_blockNumber");
+        while (true) {
+            Outcome outcome = round(List.of(web3j.ethBlockNumber())).get(0);
+            switch (outcome.status) {
+                case OK:
+                    return ((EthBlockNumber) outcome.response).getBlockNumber().longValueExact();
+                case FATAL:
+                    throw new ScanException("eth_blockNumber failed: " + outcome.problem);
+                default:
+                    attempts.failed(outcome.problem);
+            }
+        }
+    }
+
+    /** The headers of blocks {@code first..last} (without transactions), in order, batched. */
+    List<EthBlock.Block> blocks(long first, long last) {
+        Map<Long, EthBlock.Block> found = new HashMap<>();
+        ArrayDeque<Long> pending = new ArrayDeque<>();
+        for (long n = first; n <= last; n++) {
+            pending.add(n);
+        }
+        Attempts attempts = new Attempts("eth_getBlockByNumber " + first + ".." + last);
+        while (!pending.isEmpty()) {
+            List<Long> numbers = take(pending);
+            List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
+            for (long n : numbers) {
+                requests.add(web3j.ethGetBlockByNumber(DefaultBlockParameter.valueOf(BigInteger.valueOf(n)), false));
+            }
+            List<Outcome> outcomes = round(requests);
+            String problem = null;
+            for (int i = numbers.size() - 1; i >= 0; i--) {
+                long n = numbers.get(i);
+                Outcome outcome = outcomes.get(i);
+                EthBlock.Block block = outcome.status == Status.OK ? ((EthBlock) outcome.response).getBlock() : null;
+                if (outcome.status == Status.FATAL) {
+                    throw new ScanException("eth_getBlockByNumber(" + n + ") failed: " + outcome.problem);
+                }
+                if (block == null) {
+                    pending.addFirst(n);
+                    if (outcome.status == Status.OK) {
+                        // A null block at or below the head: a load-balanced backend that has not caught up yet.
+                        problem = "block " + n + " is not available (null)";
+                    } else if (outcome.status != Status.RESEND) {
+                        problem = outcome.problem;
+                    }
+                } else if (block.getNumber() == null || block.getNumber().longValue() != n) {
+                    throw new ScanException("eth_getBlockByNumber(" + n + ") answered block " + block.getNumberRaw());
+                } else {
+                    found.put(n, block);
+                }
+            }
+            settle(attempts, outcomes, problem);
+        }
+        List<EthBlock.Block> blocks = new ArrayList<>((int) (last - first + 1));
+        for (long n = first; n <= last; n++) {
+            blocks.add(found.get(n));
+        }
+        return blocks;
+    }
+
+    /**
+     * {@code eth_getLogs} for each range (the filter's addresses and topics are sent along, so the provider returns a
+     * superset of the exact answer, or the exact answer), split into spans the provider accepts. The logs of all
+     * ranges, in no particular order.
+     */
+    List<Log> logs(LogFilter filter, List<BlockRange> ranges) {
+        List<Log> logs = new ArrayList<>();
+        ArrayDeque<BlockRange> pending = new ArrayDeque<>();
+        for (BlockRange range : ranges) {
+            for (long first = range.first; first <= range.last; first += maxLogSpan) {
+                pending.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
+            }
+        }
+        Attempts attempts = new Attempts("eth_getLogs");
+        while (!pending.isEmpty()) {
+            List<BlockRange> batch = take(pending);
+            List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
+            for (BlockRange range : batch) {
+                requests.add(web3j.ethGetLogs(ethFilter(filter, range)));
+            }
+            List<Outcome> outcomes = round(requests);
+            String problem = null;
+            for (int i = batch.size() - 1; i >= 0; i--) {
+                BlockRange range = batch.get(i);
+                Outcome outcome = outcomes.get(i);
+                switch (outcome.status) {
+                    case OK:
+                        for (EthLog.LogResult<?> result : ((EthLog) outcome.response).getLogs()) {
+                            if (!(result instanceof EthLog.LogObject)) {
+                                throw new ScanException("eth_getLogs " + range.first + ".." + range.last
+                                        + " answered a log hash instead of a log object: " + result.get());
+                            }
+                            logs.add((EthLog.LogObject) result);
+                        }
+                        break;
+                    case TOO_LARGE:
+                        if (range.span() == 1) {
+                            throw new ScanException("eth_getLogs for block " + range.first
+                                    + " alone exceeds the provider's limit: " + outcome.problem);
+                        }
+                        long half = range.span() / 2;
+                        maxLogSpan = Math.min(maxLogSpan, half);
+                        rangeSplits++;
+                        listener.onRangeSplit(range.first, range.last, outcome.problem);
+                        pending.addFirst(new BlockRange(range.first + half, range.last));
+                        pending.addFirst(new BlockRange(range.first, range.first + half - 1));
+                        break;
+                    case FATAL:
+                        throw new ScanException("eth_getLogs " + range.first + ".." + range.last + " failed: "
+                                + outcome.problem);
+                    default:
+                        problem = outcome.status == Status.TRANSIENT ? outcome.problem : problem;
+                        pending.addFirst(range);
+                }
+            }
+            settle(attempts, outcomes, problem);
+        }
+        return logs;
+    }
+
+    private static EthFilter ethFilter(LogFilter filter, BlockRange range) {
+        List<String> addresses = new ArrayList<>();
+        for (byte[] address : filter.addresses()) {
+            addresses.add("0x" + Hex.encode(address));
+        }
+        EthFilter ethFilter = new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(range.first)),
+                DefaultBlockParameter.valueOf(BigInteger.valueOf(range.last)), addresses);
+        for (List<byte[]> position : filter.topics()) {
+            if (position == null) {
+                ethFilter.addNullTopic();
+            } else if (position.size() == 1) {
+                ethFilter.addSingleTopic("0x" + Hex.encode(position.get(0)));
+            } else {
+                String[] alternatives = new String[position.size()];
+                for (int i = 0; i < alternatives.length; i++) {
+                    alternatives[i] = "0x" + Hex.encode(position.get(i));
+                }
+                ethFilter.addOptionalTopics(alternatives);
+            }
+        }
+        return ethFilter;
+    }
+
+    private <T> List<T> take(ArrayDeque<T> pending) {
+        List<T> taken = new ArrayList<>(Math.min(batchSize, pending.size()));
+        while (taken.size() < batchSize && !pending.isEmpty()) {
+            taken.add(pending.poll());
+        }
+        return taken;
+    }
+
+    /** After a round: a transient failure costs an attempt (and a backoff); a round with none resets the count. */
+    private void settle(Attempts attempts, List<Outcome> outcomes, String transientProblem) {
+        boolean anyTransient = false;
+        for (Outcome outcome : outcomes) {
+            anyTransient |= outcome.status == Status.TRANSIENT;
+        }
+        if (anyTransient || transientProblem != null) {
+            attempts.failed(transientProblem != null ? transientProblem : "transient failure");
+        } else {
+            attempts.succeeded();
+        }
+    }
+
+    /**
+     * Sends the requests, one by one when the batch size is 1 (also for providers without batch support), else as one
+     * JSON-RPC batch whose answers are matched to requests by id (web3j keeps the provider's order, which JSON-RPC 2.0
+     * does not fix). A batch the provider refuses as a whole, or answers with something other than an array, halves
+     * the batch size and asks for the requests to be sent again.
+     */
+    private List<Outcome> round(List<? extends Request<?, ? extends Response<?>>> requests) {
+        List<Outcome> outcomes = new ArrayList<>(requests.size());
+        if (batchSize == 1 || requests.size() == 1) {
+            for (Request<?, ? extends Response<?>> request : requests) {
+                try {
+                    outcomes.add(outcomeOf(request.send()));
+                } catch (IOException | RuntimeException e) {
+                    outcomes.add(new Outcome(status(ProviderErrors.classify(e)), null, describe(e)));
+                }
+            }
+            return outcomes;
+        }
+        BatchRequest batch = web3j.newBatch();
+        requests.forEach(batch::add);
+        BatchResponse answer;
+        try {
+            answer = batch.send();
+        } catch (IOException | RuntimeException e) {
+            Kind kind = ProviderErrors.classify(e);
+            Status status = kind == Kind.TRANSIENT ? Status.TRANSIENT : Status.RESEND;
+            if (status == Status.RESEND) {
+                batchSize = Math.max(1, requests.size() / 2);
+            }
+            for (int i = 0; i < requests.size(); i++) {
+                outcomes.add(new Outcome(status, null, "batch of " + requests.size() + ": " + describe(e)));
+            }
+            return outcomes;
+        }
+        Map<Long, Response<?>> byId = new HashMap<>();
+        for (Response<?> response : answer.getResponses()) {
+            byId.put(response.getId(), response);
+        }
+        for (Request<?, ? extends Response<?>> request : requests) {
+            Response<?> response = byId.get(request.getId());
+            outcomes.add(response == null
+                    ? new Outcome(Status.TRANSIENT, null, "no answer for request id " + request.getId() + " in the batch")
+                    : outcomeOf(response));
+        }
+        return outcomes;
+    }
+
+    private static Outcome outcomeOf(Response<?> response) {
+        if (!response.hasError()) {
+            return new Outcome(Status.OK, response, null);
+        }
+        Response.Error error = response.getError();
+        String problem = "error " + error.getCode() + ": " + error.getMessage();
+        return new Outcome(status(ProviderErrors.classify(error.getCode(), error.getMessage())), response, problem);
+    }
+
+    private static Status status(Kind kind) {
+        switch (kind) {
+            case TOO_LARGE:
+                return Status.TOO_LARGE;
+            case TRANSIENT:
+                return Status.TRANSIENT;
+            default:
+                return Status.FATAL;
+        }
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** Consecutive failed rounds of one call, with backoff between them. */
+    private final class Attempts {
+        private final String call;
+        private int failures;
+
+        Attempts(String call) {
+            this.call = call;
+        }
+
+        void failed(String problem) {
+            failures++;
+            if (failures >= retryPolicy.maxAttempts()) {
+                throw new ScanException(call + " failed " + failures + " times in a row (retry limit "
+                        + retryPolicy.maxAttempts() + "); last error: " + problem);
+            }
+            retries++;
+            Duration delay = retryPolicy.backoffBeforeRetry(failures);
+            listener.onRetry(call, failures, delay, problem);
+            try {
+                sleeper.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ScanException(call + " interrupted while waiting to retry", e);
+            }
+        }
+
+        void succeeded() {
+            failures = 0;
+        }
+    }
+}

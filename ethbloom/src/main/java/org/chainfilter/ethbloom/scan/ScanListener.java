@@ -1,0 +1,24 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.time.Duration;
+
+/**
+ * Progress of a scan, for a user watching it. Every method has an empty default; calls come from the scanning thread.
+ */
+public interface ScanListener {
+    /** A listener that ignores everything. */
+    ScanListener NONE = new ScanListener() {
+    };
+
+    /** After each header batch has been processed and checkpointed: the totals so far. */
+    default void onProgress(ScanSummary soFar) {
+    }
+
+    /** A call failed transiently and will be sent again after {@code delay} ({@code failure} counts from 1). */
+    default void onRetry(String call, int failure, Duration delay, String problem) {
+    }
+
+    /** The provider refused an {@code eth_getLogs} range as too large; it is being fetched as two halves. */
+    default void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
+    }
+}

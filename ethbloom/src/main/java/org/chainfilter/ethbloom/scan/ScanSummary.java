@@ -1,0 +1,96 @@
+package org.chainfilter.ethbloom.scan;
+
+import java.util.Locale;
+import org.chainfilter.ethbloom.LogsBloom;
+
+/**
+ * What a scan did. Blocks are counted once each: {@code blocksScanned = blocksSkippedByBloom + candidateBlocks}; a
+ * candidate block either yielded logs or is a false positive (its bloom said "maybe", no log matched) or had an
+ * unknown bloom. Saturation is over the blocks whose bloom was known: {@code bloomBitsSet / (2048 · known blooms)}.
+ *
+ * @param firstBlock            the first block of this run (the checkpoint's next block when resumed)
+ * @param lastBlock             the last block scanned, {@code firstBlock - 1} when none was
+ * @param requestedToBlock      the end the caller asked for ({@code Long.MAX_VALUE}: the safe head)
+ * @param headBlock             the head reported by the node when the scan started
+ * @param confirmations         how many blocks the scan stayed behind the head
+ * @param resumed               whether the scan started from a checkpoint
+ * @param matchAllFilter        whether the filter passes every bloom (no address, only wildcard positions)
+ * @param blocksScanned         blocks decided in this run
+ * @param blocksSkippedByBloom  blocks whose bloom proved that no log matches: no logs were fetched
+ * @param candidateBlocks       blocks whose logs were fetched (bloom said "maybe", or the bloom was unknown)
+ * @param falsePositiveBlocks   candidates with a known bloom where no log matched
+ * @param unknownBloomBlocks    blocks with a missing, empty or malformed {@code logsBloom} (never skipped)
+ * @param logsEmitted           logs handed to the consumer
+ * @param bloomBitsSet          the sum of the bits set in the known blooms
+ * @param saturatedBlocks       known blooms with at least {@value #SATURATED_FRACTION} of their bits set
+ * @param retries               calls sent again after a transient failure
+ * @param rangeSplits           {@code eth_getLogs} ranges split because the provider refused them
+ */
+public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock, long headBlock, int confirmations,
+                          boolean resumed, boolean matchAllFilter, long blocksScanned, long blocksSkippedByBloom,
+                          long candidateBlocks, long falsePositiveBlocks, long unknownBloomBlocks, long logsEmitted,
+                          long bloomBitsSet, long saturatedBlocks, long retries, long rangeSplits) {
+    /** The fill from which a bloom counts as saturated (recent mainnet blooms are 80–100 % full). */
+    public static final double SATURATED_FRACTION = 0.8;
+
+    /** Mean bits set / 2048 over the known blooms; 0 when none was known. */
+    public double meanSaturation() {
+        long known = blocksScanned - unknownBloomBlocks;
+        return known == 0 ? 0 : (double) bloomBitsSet / ((double) known * LogsBloom.BIT_COUNT);
+    }
+
+    /** Skipped blocks / scanned blocks; 0 when nothing was scanned. */
+    public double skippedFraction() {
+        return blocksScanned == 0 ? 0 : (double) blocksSkippedByBloom / blocksScanned;
+    }
+
+    /** Whether the scan reached the end the caller asked for (false when it stopped at the safe head). */
+    public boolean reachedRequestedEnd() {
+        return lastBlock >= requestedToBlock;
+    }
+
+    /**
+     * One plain sentence on whether bloom skipping helped. With a mean fill f the chance that an absent value passes a
+     * bloom is about f³ (three bits), so saturated blooms skip almost nothing; this says so rather than pretend.
+     */
+    public String verdict() {
+        if (blocksScanned == 0) {
+            return "No block was scanned.";
+        }
+        if (matchAllFilter) {
+            return "The filter matches every log (no address, no topic), so no bloom can skip a block: every block's"
+                    + " logs were fetched.";
+        }
+        long known = blocksScanned - unknownBloomBlocks;
+        if (known == 0) {
+            return "No block carried a usable logsBloom, so none could be skipped: every block's logs were fetched.";
+        }
+        String skipped = String.format(Locale.ROOT, "Bloom skipping saved %d of %d blocks (%.1f %%).",
+                blocksSkippedByBloom, blocksScanned, 100 * skippedFraction());
+        double f = meanSaturation();
+        if (f >= 0.5 || saturatedBlocks * 2 >= known) {
+            return skipped + String.format(Locale.ROOT, " The blooms are saturated (%.0f %% of the 2048 bits set on"
+                    + " average, %d of %d blocks at least %.0f %% full): an absent value still passes a bloom with"
+                    + " probability about %.2f, so skipping did not help much and most blocks were fetched anyway.",
+                    100 * f, saturatedBlocks, known, 100 * SATURATED_FRACTION, f * f * f);
+        }
+        return skipped + String.format(Locale.ROOT, " The blooms are %.0f %% full on average, and %d of %d candidate"
+                + " blocks were false positives.", 100 * f, falsePositiveBlocks, candidateBlocks);
+    }
+
+    /** A few lines for a person: the range, the counts, the saturation, then the {@link #verdict()}. */
+    public String report() {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "blocks %d..%d scanned (%d blocks%s); head %d, %d confirmations%s%n",
+                firstBlock, lastBlock, blocksScanned, resumed ? ", resumed from checkpoint" : "", headBlock,
+                confirmations, reachedRequestedEnd() || requestedToBlock == Long.MAX_VALUE ? ""
+                        : "; stopped short of the requested block " + requestedToBlock + " (not yet confirmed)"));
+        text.append(String.format(Locale.ROOT, "skipped by bloom %d, candidates %d, false positives %d, unknown"
+                        + " blooms %d, logs emitted %d%n", blocksSkippedByBloom, candidateBlocks, falsePositiveBlocks,
+                unknownBloomBlocks, logsEmitted));
+        text.append(String.format(Locale.ROOT, "bloom saturation: mean %.1f %% of 2048 bits, %d blocks at least"
+                        + " %.0f %% full; retries %d, range splits %d%n", 100 * meanSaturation(), saturatedBlocks,
+                100 * SATURATED_FRACTION, retries, rangeSplits));
+        return text.append(verdict()).toString();
+    }
+}

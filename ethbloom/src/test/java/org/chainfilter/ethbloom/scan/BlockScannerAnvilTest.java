@@ -1,0 +1,210 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
+import org.chainfilter.ethbloom.scan.node.LogText;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.web3j.protocol.http.HttpService;
+
+/**
+ * The scanner against a real node (anvil, several hundred blocks of logs from five contracts): for many random filters
+ * and ranges its answer equals anvil's own {@code eth_getLogs} over the same range, log for log, with go-ethereum's
+ * trailing-wildcard rule applied to anvil's answer (anvil, like reth, ignores trailing wildcard positions; the scanner
+ * follows geth, and {@link #anvilIgnoresTrailingWildcardPositionsTheScannerFollowsGeth} shows the difference).
+ */
+@ExtendWith(AnvilChainExtension.class)
+class BlockScannerAnvilTest {
+    private static final String ABSENT_ADDRESS = "0x000000000000000000000000000000000000dead";
+    private static final String ABSENT_TOPIC = "0x" + "ab".repeat(32);
+
+    /** A filter in the JSON-RPC shape: null position = wildcard; a position may also contain null (wildcard too). */
+    private record Query(List<String> addresses, List<List<String>> topics) {
+        LogFilter filter() {
+            List<List<byte[]>> positions = new ArrayList<>();
+            for (List<String> position : topics) {
+                if (position == null) {
+                    positions.add(null);
+                } else {
+                    List<byte[]> values = new ArrayList<>();
+                    position.forEach(t -> values.add(t == null ? null : Hex.decode(t)));
+                    positions.add(values);
+                }
+            }
+            return LogFilter.of(addresses.stream().map(Hex::decode).toList(), positions);
+        }
+
+        /** The node's request: a position holding a null is sent as null (geth: the whole position is a wildcard). */
+        Map<String, Object> request(long from, long to) {
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("fromBlock", "0x" + Long.toHexString(from));
+            request.put("toBlock", "0x" + Long.toHexString(to));
+            if (!addresses.isEmpty()) {
+                request.put("address", addresses);
+            }
+            List<Object> positions = new ArrayList<>();
+            for (List<String> position : topics) {
+                positions.add(position == null || position.contains(null) ? null : position);
+            }
+            request.put("topics", positions);
+            return request;
+        }
+    }
+
+    @Test
+    void scannerEqualsAnvilGetLogsOnRandomFiltersAndRanges(TestChain chain) {
+        Random random = new Random(20261121);
+        int[] batchSizes = {1, 7, 50, 100, 256};
+        long[] logRanges = {1, 3, 2000};
+        long logsCompared = 0;
+        long skipped = 0;
+        long falsePositives = 0;
+        int nonEmptyAnswers = 0;
+        for (int round = 0; round < 80; round++) {
+            Query query = randomQuery(random, chain);
+            long from = random.nextInt((int) chain.head() + 1);
+            long to = round % 10 == 0 ? chain.head() : from + random.nextInt((int) (chain.head() - from) + 1);
+            List<String> expected = anvilLogs(chain, query, from, to);
+            List<String> actual = new ArrayList<>();
+            BlockScanner scanner = BlockScanner.builder(new HttpService(chain.node().url()))
+                    .headerBatchSize(batchSizes[round % batchSizes.length])
+                    .maxLogRangeBlocks(logRanges[round % logRanges.length]).build();
+            ScanSummary summary = scanner.scan(query.filter(), from, to, log -> actual.add(LogText.of(log)));
+
+            assertEquals(expected, actual, "filter " + query + " over " + from + ".." + to);
+            assertEquals(to - from + 1, summary.blocksScanned());
+            assertEquals(to, summary.lastBlock());
+            assertEquals(summary.blocksScanned(), summary.blocksSkippedByBloom() + summary.candidateBlocks());
+            assertEquals(expected.size(), summary.logsEmitted());
+            assertEquals(0, summary.unknownBloomBlocks());
+            logsCompared += expected.size();
+            skipped += summary.blocksSkippedByBloom();
+            falsePositives += summary.falsePositiveBlocks();
+            nonEmptyAnswers += expected.isEmpty() ? 0 : 1;
+        }
+        // The comparison means something only if many logs were compared and the blooms both skipped and misled.
+        assertTrue(logsCompared > 1000, "logs compared: " + logsCompared);
+        assertTrue(nonEmptyAnswers > 30, "non-empty answers: " + nonEmptyAnswers);
+        assertTrue(skipped > 1000, "blocks skipped: " + skipped);
+        assertTrue(falsePositives > 0, "false-positive blocks: " + falsePositives);
+    }
+
+    @Test
+    void anvilIgnoresTrailingWildcardPositionsTheScannerFollowsGeth(TestChain chain) {
+        Query fourPositions = new Query(List.of(), Arrays.asList(null, null, null, null));
+        List<JsonNode> anvil = rawLogs(chain, fourPositions.request(0, chain.head()));
+        List<String> scanned = new ArrayList<>();
+        BlockScanner.builder(new HttpService(chain.node().url())).build()
+                .scan(fourPositions.filter(), 0, chain.head(), log -> scanned.add(LogText.of(log)));
+
+        Set<Integer> anvilTopicCounts = new HashSet<>();
+        anvil.forEach(log -> anvilTopicCounts.add(LogText.topicCount(log)));
+        assertEquals(Set.of(0, 1, 2, 3, 4), anvilTopicCounts, "anvil returns logs with fewer than 4 topics");
+        List<String> fourTopicLogs = anvil.stream().filter(log -> LogText.topicCount(log) == 4).map(LogText::of).toList();
+        assertTrue(fourTopicLogs.size() > 10 && fourTopicLogs.size() < anvil.size());
+        assertEquals(fourTopicLogs, scanned);
+    }
+
+    @Test
+    void headerBloomsEqualTheBloomOfTheBlocksLogs(TestChain chain) {
+        Map<Long, LogsBloom.Builder> byBlock = new LinkedHashMap<>();
+        for (JsonNode log : rawLogs(chain, Map.of("fromBlock", "0x0", "toBlock", "0x" + Long.toHexString(chain.head())))) {
+            List<byte[]> topics = new ArrayList<>();
+            log.get("topics").forEach(t -> topics.add(Hex.decode(t.asText())));
+            byBlock.computeIfAbsent(Long.decode(log.get("blockNumber").asText()), n -> LogsBloom.builder())
+                    .addLog(Hex.decode(log.get("address").asText()), topics);
+        }
+        int saturatedBlocks = 0;
+        for (long n = 0; n <= chain.head(); n++) {
+            LogsBloom header = LogsBloom.fromHex(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n),
+                    false).get("logsBloom").asText());
+            LogsBloom.Builder logs = byBlock.get(n);
+            assertEquals(logs == null ? LogsBloom.EMPTY : logs.build(), header, "block " + n);
+            saturatedBlocks += header.saturation() > 0.5 ? 1 : 0;
+        }
+        assertTrue(byBlock.size() > 200, "blocks with logs: " + byBlock.size());
+        assertTrue(byBlock.size() < chain.head(), "the chain also has empty blocks");
+        assertTrue(saturatedBlocks > 0, "the bursts fill some blooms beyond half");
+    }
+
+    @Test
+    void aMatchAllFilterFetchesEveryBlockAndSaysBloomsCannotHelp(TestChain chain) {
+        List<String> scanned = new ArrayList<>();
+        ScanSummary summary = BlockScanner.builder(new HttpService(chain.node().url())).build()
+                .scan(LogFilter.matchAll(), 0, chain.head(), log -> scanned.add(LogText.of(log)));
+        List<String> expected = rawLogs(chain, Map.of("fromBlock", "0x0", "toBlock", "0x" + Long.toHexString(
+                chain.head()))).stream().map(LogText::of).toList();
+        assertEquals(expected, scanned);
+        assertEquals(0, summary.blocksSkippedByBloom());
+        assertTrue(summary.verdict().contains("matches every log"), summary.verdict());
+    }
+
+    private static Query randomQuery(Random random, TestChain chain) {
+        List<String> addresses = new ArrayList<>();
+        int addressCount = random.nextInt(4);
+        for (int i = 0; i < addressCount; i++) {
+            addresses.add(random.nextInt(8) == 0 ? ABSENT_ADDRESS : pick(random, chain.emitters()));
+        }
+        List<List<String>> topics = new ArrayList<>();
+        int positions = random.nextInt(5);
+        for (int p = 0; p < positions; p++) {
+            int kind = random.nextInt(10);
+            if (kind < 3) {
+                topics.add(null);
+                continue;
+            }
+            List<String> alternatives = new ArrayList<>();
+            int count = 1 + random.nextInt(3);
+            for (int i = 0; i < count; i++) {
+                alternatives.add(randomTopic(random, p));
+            }
+            if (kind == 3) {
+                alternatives.add(null);
+            }
+            topics.add(alternatives);
+        }
+        return new Query(addresses, topics);
+    }
+
+    private static String randomTopic(Random random, int position) {
+        int kind = random.nextInt(10);
+        if (kind == 0) {
+            return ABSENT_TOPIC;
+        }
+        if (position == 0 && kind < 8) {
+            return TestChain.topic0(pick(random, TestChain.EVENT_SIGNATURES));
+        }
+        return kind < 5 ? pick(random, TestChain.WORDS) : TestChain.addressTopic(pick(random, TestChain.PARTIES));
+    }
+
+    /** anvil's eth_getLogs with go-ethereum's rule applied: a log needs at least as many topics as positions. */
+    private static List<String> anvilLogs(TestChain chain, Query query, long from, long to) {
+        return rawLogs(chain, query.request(from, to)).stream()
+                .filter(log -> LogText.topicCount(log) >= query.topics().size()).map(LogText::of).toList();
+    }
+
+    private static List<JsonNode> rawLogs(TestChain chain, Map<String, Object> request) {
+        List<JsonNode> logs = new ArrayList<>();
+        chain.node().rpc("eth_getLogs", request).forEach(logs::add);
+        return logs;
+    }
+
+    private static <T> T pick(Random random, List<T> values) {
+        return values.get(random.nextInt(values.size()));
+    }
+}
