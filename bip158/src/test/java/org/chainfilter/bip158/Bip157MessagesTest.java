@@ -1,0 +1,217 @@
+package org.chainfilter.bip158;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalLong;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.Sha256d;
+import org.chainfilter.common.Hex;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+class Bip157MessagesTest {
+    private static final Hash256 STOP = Hash256.fromDisplayHex(
+            "000000006c02c8ea6e4ff69651f7fcde348fb9d557a06e6957b65552002a7820");
+
+    @Test
+    void rangeRequestsSerializeAsTypeStartHeightStopHash() {
+        FilterRangeRequest request = FilterRangeRequest.getCFilters(1000, STOP);
+        assertEquals("00" + "e8030000" + STOP.toInternalHex(), Hex.encode(request.serialize()));
+        assertEquals(request, FilterRangeRequest.parse(FilterRangeRequest.Command.GETCFILTERS, request.serialize()));
+        FilterRangeRequest headers = FilterRangeRequest.getCFHeaders(0xffffffffL, STOP);
+        assertEquals(headers, FilterRangeRequest.parse(FilterRangeRequest.Command.GETCFHEADERS, headers.serialize()));
+        assertEquals("getcfheaders[type=basic, startHeight=4294967295, stopHash=" + STOP + "]", headers.toString());
+        assertEquals("getcfilters", request.command().wireName());
+    }
+
+    @Test
+    void rangeLimitsAreCoresThousandAndTwoThousand() {
+        assertEquals(1000, FilterRangeRequest.getCFilters(0, STOP).checkRange(999));
+        assertMessage("getcfilters asks for 1001 blocks (heights 0 to 1000); BIP157 allows at most 1000",
+                () -> FilterRangeRequest.getCFilters(0, STOP).checkRange(1000));
+        assertEquals(2000, FilterRangeRequest.getCFHeaders(1, STOP).checkRange(2000));
+        assertMessage("getcfheaders asks for 2001 blocks (heights 1 to 2001); BIP157 allows at most 2000",
+                () -> FilterRangeRequest.getCFHeaders(1, STOP).checkRange(2001));
+        assertMessage("getcfilters start height 10 is above the stop height 9",
+                () -> FilterRangeRequest.getCFilters(10, STOP).checkRange(9));
+        assertEquals(1, FilterRangeRequest.getCFilters(10, STOP).checkRange(10));
+    }
+
+    @Test
+    void malformedRequestsAreRefused() {
+        byte[] good = FilterRangeRequest.getCFilters(5, STOP).serialize();
+        byte[] otherType = good.clone();
+        otherType[0] = 1;
+        assertMessage("getcfilters filter type is 0x01; BIP158 defines only basic (0x00)",
+                () -> FilterRangeRequest.parse(FilterRangeRequest.Command.GETCFILTERS, otherType));
+        assertMessage("reading getcfheaders stop hash: wanted 32 bytes but 31 are left (at offset 5)",
+                () -> FilterRangeRequest.parse(FilterRangeRequest.Command.GETCFHEADERS,
+                        java.util.Arrays.copyOf(good, good.length - 1)));
+        assertMessage("getcfilters has 1 trailing bytes after its end (at offset 37)",
+                () -> FilterRangeRequest.parse(FilterRangeRequest.Command.GETCFILTERS,
+                        java.util.Arrays.copyOf(good, good.length + 1)));
+        assertMessage("getcfilters start height -1 is outside the uint32 range",
+                () -> FilterRangeRequest.getCFilters(-1, STOP));
+        assertMessage("getcfcheckpt filter type is 0xff; BIP158 defines only basic (0x00)",
+                () -> GetCFCheckpt.parse(Hex.decode("ff" + STOP.toInternalHex())));
+    }
+
+    @Test
+    void getCFCheckptRoundTrips() {
+        GetCFCheckpt request = new GetCFCheckpt(STOP);
+        assertEquals("00" + STOP.toInternalHex(), Hex.encode(request.serialize()));
+        assertEquals(request, GetCFCheckpt.parse(request.serialize()));
+        assertEquals(request.hashCode(), GetCFCheckpt.parse(request.serialize()).hashCode());
+    }
+
+    @Test
+    void cfilterCarriesThePublishedFilterAndItsHash() throws IOException {
+        JsonNode row = BasicFilterTest.publishedVectors().get("vectors").get(5);
+        Hash256 blockHash = Hash256.fromDisplayHex(row.get("blockHash").asText());
+        byte[] filterBytes = Hex.decode(row.get("filter").asText());
+        CFilter message = new CFilter(blockHash, filterBytes);
+        byte[] payload = message.serialize();
+        assertEquals("00" + blockHash.toInternalHex() + String.format("%02x", filterBytes.length)
+                + row.get("filter").asText(), Hex.encode(payload));
+        CFilter parsed = CFilter.parse(payload);
+        assertEquals(message, parsed);
+        Hash256 previous = Hash256.fromDisplayHex(row.get("prevHeader").asText());
+        assertEquals(row.get("header").asText(), FilterHeaders.header(parsed.filterHash(), previous).toDisplayHex());
+        assertEquals(parsed, CFilter.of(parsed.basicFilter()));
+    }
+
+    @Test
+    void malformedCFiltersAreRefusedBeforeAllocation() {
+        String head = "00" + STOP.toInternalHex();
+        assertMessage("cfilter filter length is 5 but at 1 bytes or more each they cannot fit in the 2 bytes left",
+                () -> CFilter.parse(Hex.decode(head + "05" + "0000")));
+        assertMessage("cfilter filter length is 4294967295; at most 3999962 is allowed",
+                () -> CFilter.parse(Hex.decode(head + "feffffffff")));
+        assertMessage("cfilter has 1 trailing bytes after its end (at offset 35)",
+                () -> CFilter.parse(Hex.decode(head + "01" + "00" + "00")));
+        assertMessage("cfilter filter is 3999963 bytes; at most 3999962 fit a P2P message",
+                () -> new CFilter(STOP, new byte[CFilter.MAX_FILTER_BYTES + 1]));
+        CFilter hostile = CFilter.parse(Hex.decode(head + "03" + "0affff"));
+        assertMessage("GCS filter claims N = 10 elements but its 2-byte bit stream holds at most 0 (each element takes"
+                + " at least P + 1 = 20 bits)", hostile::basicFilter);
+    }
+
+    /** Rows 2 and 3 of the published vectors are consecutive heights: a cfheaders over them rebuilds both headers. */
+    @Test
+    void cfheadersRebuildsThePublishedHeaderChain() throws IOException {
+        JsonNode rows = BasicFilterTest.publishedVectors().get("vectors");
+        JsonNode two = rows.get(1);
+        JsonNode three = rows.get(2);
+        assertEquals(2, two.get("height").asInt());
+        assertEquals(3, three.get("height").asInt());
+        CFHeaders message = new CFHeaders(Hash256.fromDisplayHex(three.get("blockHash").asText()),
+                Hash256.fromDisplayHex(two.get("prevHeader").asText()),
+                List.of(FilterHeaders.filterHash(Hex.decode(two.get("filter").asText())),
+                        FilterHeaders.filterHash(Hex.decode(three.get("filter").asText()))));
+        CFHeaders parsed = CFHeaders.parse(message.serialize());
+        assertEquals(message, parsed);
+        assertEquals(List.of(two.get("header").asText(), three.get("header").asText()),
+                parsed.headers().stream().map(Hash256::toDisplayHex).toList());
+    }
+
+    @Test
+    void cfheadersAndCfcheckptCountsAreBounded() {
+        String head = "00" + STOP.toInternalHex() + STOP.toInternalHex();
+        assertMessage("cfheaders filter hash count is 2001; at most 2000 is allowed",
+                () -> CFHeaders.parse(Hex.decode(head + "fdd107")));
+        assertMessage("cfheaders filter hash count is 2 but at 32 bytes or more each they cannot fit in the 32 bytes"
+                + " left", () -> CFHeaders.parse(Hex.decode(head + "02" + "00".repeat(32))));
+        assertMessage("cfheaders filter hash list holds 2001 hashes; at most 2000 are allowed",
+                () -> new CFHeaders(STOP, STOP, Collections.nCopies(2001, STOP)));
+        assertEquals(2000, CFHeaders.parse(new CFHeaders(STOP, STOP, Collections.nCopies(2000, STOP)).serialize())
+                .filterHashes().size());
+        assertMessage("cfcheckpt filter header count is 4294967295; at most 125000 is allowed",
+                () -> CFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "feffffffff")));
+        assertMessage("cfcheckpt filter header count is 1 but at 32 bytes or more each they cannot fit in the 0 bytes"
+                + " left", () -> CFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "01")));
+        CFCheckpt checkpoints = new CFCheckpt(STOP, List.of(STOP, Hash256.ZERO));
+        assertEquals(checkpoints, CFCheckpt.parse(checkpoints.serialize()));
+        assertEquals("cfcheckpt[type=basic, stopHash=" + STOP + ", 2 checkpoints]", checkpoints.toString());
+    }
+
+    /** A synthetic chain of 3500 filter headers with checkpoints at 1000, 2000 and 3000. */
+    private static final List<Hash256> FILTER_HASHES = new ArrayList<>();
+    private static final List<Hash256> HEADERS = new ArrayList<>();
+
+    static {
+        Hash256 previous = FilterHeaders.GENESIS_PREVIOUS_HEADER;
+        for (int height = 0; height < 3500; height++) {
+            Hash256 filterHash = Sha256d.hash(new byte[] {(byte) height, (byte) (height >> 8)});
+            FILTER_HASHES.add(filterHash);
+            previous = FilterHeaders.header(filterHash, previous);
+            HEADERS.add(previous);
+        }
+    }
+
+    private static CFCheckpt checkpoints() {
+        return new CFCheckpt(STOP, List.of(HEADERS.get(1000), HEADERS.get(2000), HEADERS.get(3000)));
+    }
+
+    private static CFHeaders interval(int first, int last, List<Hash256> filterHashes) {
+        Hash256 previous = first == 0 ? FilterHeaders.GENESIS_PREVIOUS_HEADER : HEADERS.get(first - 1);
+        return new CFHeaders(STOP, previous, filterHashes.subList(first, last + 1));
+    }
+
+    @Test
+    void honestIntervalsMeetTheCheckpoints() {
+        assertEquals(OptionalLong.empty(), FilterHeaders.firstDisagreement(1001, interval(1001, 2000, FILTER_HASHES),
+                checkpoints()));
+        assertEquals(OptionalLong.empty(), FilterHeaders.firstDisagreement(0, interval(0, 1999, FILTER_HASHES),
+                checkpoints()));
+        assertEquals(OptionalLong.empty(), FilterHeaders.firstDisagreement(3001, interval(3001, 3499, FILTER_HASHES),
+                checkpoints()));
+        assertEquals(HEADERS.subList(1500, 3500),
+                FilterHeaders.verify(1500, interval(1500, 3499, FILTER_HASHES), checkpoints()));
+    }
+
+    @Test
+    void aLyingIntervalIsReportedAtTheFirstCheckpointItBreaks() {
+        List<Hash256> forged = new ArrayList<>(FILTER_HASHES);
+        forged.set(1500, Hash256.ZERO);
+        assertEquals(OptionalLong.of(2000), FilterHeaders.firstDisagreement(1001, interval(1001, 2000, forged),
+                checkpoints()));
+        assertEquals(OptionalLong.of(2000), FilterHeaders.firstDisagreement(1, interval(1, 2000, forged),
+                checkpoints()));
+        CFHeaders wrongPrevious = new CFHeaders(STOP, HEADERS.get(999), FILTER_HASHES.subList(1001, 1101));
+        assertEquals(OptionalLong.of(1000), FilterHeaders.firstDisagreement(1001, wrongPrevious, checkpoints()));
+        CFHeaders genesisOnWrongBase = new CFHeaders(STOP, HEADERS.get(0), FILTER_HASHES.subList(0, 10));
+        assertEquals(OptionalLong.of(0), FilterHeaders.firstDisagreement(0, genesisOnWrongBase, checkpoints()));
+        assertMessage("filter header at height 2000 is " + interval(1001, 2000, forged).headers().get(999)
+                + " but the checkpoint says " + HEADERS.get(2000),
+                () -> FilterHeaders.verify(1001, interval(1001, 2000, forged), checkpoints()));
+        assertMessage("filter header at height 1000 is " + HEADERS.get(999) + " but the checkpoint says "
+                + HEADERS.get(1000), () -> FilterHeaders.verify(1001, wrongPrevious, checkpoints()));
+        assertMessage("cfheaders from height 0 chains on " + HEADERS.get(0)
+                + "; the genesis filter header chains on 32 zero bytes",
+                () -> FilterHeaders.verify(0, genesisOnWrongBase, checkpoints()));
+        assertMessage("first height is -1; it must be >= 0",
+                () -> FilterHeaders.firstDisagreement(-1, wrongPrevious, checkpoints()));
+    }
+
+    @Test
+    void twoPeersCheckpointsDisagreeAtTheFirstDifferingHeight() {
+        CFCheckpt honest = checkpoints();
+        CFCheckpt liar = new CFCheckpt(STOP, List.of(HEADERS.get(1000), HEADERS.get(1999), HEADERS.get(3000)));
+        CFCheckpt shorter = new CFCheckpt(STOP, List.of(HEADERS.get(1000)));
+        assertEquals(OptionalLong.of(2000), FilterHeaders.firstDisagreement(honest, liar));
+        assertEquals(OptionalLong.of(2000), FilterHeaders.firstDisagreement(honest, shorter));
+        assertEquals(OptionalLong.empty(), FilterHeaders.firstDisagreement(honest, checkpoints()));
+        assertTrue(FilterHeaders.firstDisagreement(shorter, shorter).isEmpty());
+    }
+
+    private static void assertMessage(String expected, Executable executable) {
+        assertEquals(expected, assertThrows(IllegalArgumentException.class, executable).getMessage());
+    }
+}
