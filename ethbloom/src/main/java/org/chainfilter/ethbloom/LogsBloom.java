@@ -253,17 +253,14 @@ public final class LogsBloom {
         }
 
         /**
-         * Adds a log: its address and each of its topics (the log's data never enters the bloom).
+         * Adds a log: its address and each of its topics (the log's data never enters the bloom). The EVM emits at
+         * most four topics (LOG0..LOG4), but M(O) is defined over any topic sequence and Nethermind's published
+         * vectors use up to ten, so the count is not limited here. Nothing is added when a value is refused.
          *
-         * @throws IllegalArgumentException on an address that is not 20 bytes, a topic that is not 32 bytes or more
-         *                                  than 4 topics (LOG0..LOG4)
+         * @throws IllegalArgumentException on an address that is not 20 bytes or a topic that is not 32 bytes
          */
         public Builder addLog(byte[] address, List<byte[]> topics) {
             Objects.requireNonNull(topics, "topics");
-            if (topics.size() > LogFilter.MAX_TOPICS) {
-                throw new IllegalArgumentException(
-                        "log has " + topics.size() + " topics; the EVM allows at most " + LogFilter.MAX_TOPICS);
-            }
             checkLength(address, 20, "address");
             for (byte[] topic : topics) {
                 checkLength(topic, 32, "topic");

@@ -157,10 +157,6 @@ class LogsBloomTest {
                 assertThrows(IllegalArgumentException.class, () -> builder.addTopic(new byte[20])).getMessage());
         assertEquals("address is null",
                 assertThrows(IllegalArgumentException.class, () -> builder.addAddress(null)).getMessage());
-        List<byte[]> fiveTopics = List.of(new byte[32], new byte[32], new byte[32], new byte[32], new byte[32]);
-        assertEquals("log has 5 topics; the EVM allows at most 4",
-                assertThrows(IllegalArgumentException.class, () -> builder.addLog(new byte[20], fiveTopics))
-                        .getMessage());
         assertEquals("topic is 31 bytes; it must be exactly 32 bytes",
                 assertThrows(IllegalArgumentException.class,
                         () -> builder.addLog(new byte[20], List.of(new byte[31]))).getMessage());
