@@ -169,11 +169,25 @@ public final class TestChain implements ExtensionContext.Store.CloseableResource
     private String deploy(String contract, String from) {
         String hash = node.rpc("eth_sendTransaction", Map.of("from", from, "data", artifact(contract)
                 .get("bytecode").asText(), "gas", GAS)).asText();
+        // Automine seals the block asynchronously: the receipt may lag the hash by a moment.
         JsonNode receipt = node.rpc("eth_getTransactionReceipt", hash);
-        if (!"0x1".equals(receipt.get("status").asText())) {
+        for (int wait = 0; receipt.isNull() && wait < 100; wait++) {
+            pause();
+            receipt = node.rpc("eth_getTransactionReceipt", hash);
+        }
+        if (receipt.isNull() || !"0x1".equals(receipt.get("status").asText())) {
             throw new IllegalStateException("deploying " + contract + " failed: " + receipt);
         }
         return receipt.get("contractAddress").asText();
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static Map<String, String> methods(String contract) {
