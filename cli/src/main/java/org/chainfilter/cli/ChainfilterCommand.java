@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             HashCommand.class,
             MathCommand.class,
+            Bip158Command.class,
             CommandLine.HelpCommand.class,
         })
 public final class ChainfilterCommand implements Runnable {

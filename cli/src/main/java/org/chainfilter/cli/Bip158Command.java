@@ -1,0 +1,130 @@
+package org.chainfilter.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.chainfilter.bip158.BasicFilter;
+import org.chainfilter.bip158.FilterHeaders;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.common.Hex;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code chainfilter bip158}: BIP158 basic block filters from the command line. */
+@Command(name = "bip158", description = "BIP158 basic block filters: build one from a block, match scripts against one.",
+        mixinStandardHelpOptions = true, subcommands = {Bip158Command.Build.class, Bip158Command.Match.class})
+final class Bip158Command implements Runnable {
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "a bip158 command is required: build or match");
+    }
+
+    /** {@code chainfilter bip158 build}. */
+    @Command(name = "build", mixinStandardHelpOptions = true,
+            description = {"Build the basic filter of a block from the block and the scripts its inputs spend.",
+                "Prints the block hash, N, the filter, its hash and (with --prev-header) its header;",
+                "hashes and headers in display (RPC) order."})
+    static final class Build implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--block", paramLabel = "HEX", description = "The serialized block (with witness) as hex.")
+        private String blockHex;
+
+        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
+        private Path blockFile;
+
+        @Option(names = "--spent", paramLabel = "HEX",
+                description = {"A scriptPubKey spent by the block, one per input after the coinbase, in block order",
+                    "(repeat the option; '' for an empty script)."})
+        private List<String> spent = new ArrayList<>();
+
+        @Option(names = "--spent-file", paramLabel = "FILE",
+                description = "A file with the spent scripts as hex, one per line (an empty line is an empty script).")
+        private Path spentFile;
+
+        @Option(names = "--prev-header", paramLabel = "HEX",
+                description = "The previous filter header in display order (all zeros before the genesis block).")
+        private String previousHeader;
+
+        @Override
+        public Integer call() throws IOException {
+            Block block = Block.parse(Hex.decode(oneOf(blockHex, blockFile, "--block", "--block-file")));
+            List<byte[]> scripts = new ArrayList<>();
+            for (String script : spent) {
+                scripts.add(Hex.decode(script));
+            }
+            if (spentFile != null) {
+                for (String line : Files.readAllLines(spentFile)) {
+                    scripts.add(Hex.decode(line.strip()));
+                }
+            }
+            BasicFilter filter = BasicFilter.build(block, scripts);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("block       " + block.hash());
+            out.println("elements    " + filter.gcs().elementCount());
+            out.println("filter      " + Hex.encode(filter.encoded()));
+            out.println("filter-hash " + filter.filterHash());
+            if (previousHeader != null) {
+                out.println("header      " + FilterHeaders.header(filter.filterHash(),
+                        Hash256.fromDisplayHex(previousHeader.strip())));
+            }
+            return 0;
+        }
+
+        private static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
+            if ((text == null) == (file == null)) {
+                throw new IllegalArgumentException("give exactly one of " + textOption + " and " + fileOption);
+            }
+            return text != null ? text.strip() : Files.readString(file).strip();
+        }
+    }
+
+    /** {@code chainfilter bip158 match}. */
+    @Command(name = "match", mixinStandardHelpOptions = true,
+            description = {"Whether any of the scripts may be in the block the basic filter belongs to.",
+                "Prints 'match' (exit status 0) or 'no match' (exit status 3); a match may be a false positive",
+                "(about 1 in 784931 per script)."})
+    static final class Match implements Callable<Integer> {
+        /** Exit status when no script matches: distinct from errors (1, 2) so scripts can branch on it. */
+        static final int NO_MATCH = 3;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--filter", paramLabel = "HEX", required = true,
+                description = "The serialized basic filter (CompactSize N, then the bit stream) as hex.")
+        private String filterHex;
+
+        @Option(names = "--block-hash", paramLabel = "HEX", required = true,
+                description = "The block's hash in display (RPC) order: it keys the filter.")
+        private String blockHash;
+
+        @Parameters(paramLabel = "SCRIPT", arity = "1..*", description = "scriptPubKeys to look for, as hex.")
+        private List<String> scripts;
+
+        @Override
+        public Integer call() {
+            BasicFilter filter = BasicFilter.parse(Hash256.fromDisplayHex(blockHash.strip()), Hex.decode(filterHex));
+            List<byte[]> items = new ArrayList<>();
+            for (String script : scripts) {
+                items.add(Hex.decode(script));
+            }
+            boolean match = filter.matchAny(items);
+            spec.commandLine().getOut().println(match ? "match" : "no match");
+            return match ? 0 : NO_MATCH;
+        }
+    }
+}
