@@ -1,0 +1,55 @@
+package org.chainfilter.bip37;
+
+import org.chainfilter.btcwire.ByteReader;
+import org.chainfilter.btcwire.ByteWriter;
+import org.chainfilter.btcwire.CompactSize;
+
+/**
+ * The payloads of BIP37's {@code filteradd} and {@code filterclear} messages ({@code filterload} is
+ * {@link Bip37BloomFilter#toFilterLoad()} / {@link Bip37BloomFilter#parseFilterLoad}, {@code merkleblock} is
+ * {@link MerkleBlock}).
+ */
+public final class Bip37Messages {
+    /** {@code MAX_SCRIPT_ELEMENT_SIZE}: the largest element a {@code filteradd} may carry. */
+    public static final int MAX_FILTERADD_BYTES = 520;
+
+    private Bip37Messages() {
+    }
+
+    /** The {@code filteradd} payload: CompactSize length, then the element (at most 520 bytes). */
+    public static byte[] filterAdd(byte[] element) {
+        checkElement(element.length);
+        return new ByteWriter(element.length + 3).writeVarBytes(element).toByteArray();
+    }
+
+    /**
+     * The element of a {@code filteradd} payload. Refuses more than 520 bytes (Core: "bad filteradd message"),
+     * non-canonical lengths and truncation. Like Core's {@code vRecv >> vData}, bytes after the element are ignored.
+     */
+    public static byte[] parseFilterAdd(byte[] payload) {
+        ByteReader reader = new ByteReader(payload);
+        long length = reader.readCompactSize("filteradd length", CompactSize.MAX_SIZE);
+        checkElement(length);
+        byte[] element = reader.readBytes((int) length, "filteradd data");
+        return element;
+    }
+
+    private static void checkElement(long length) {
+        if (length > MAX_FILTERADD_BYTES) {
+            throw new IllegalArgumentException("filteradd element is " + length + " bytes; BIP37 allows at most "
+                    + MAX_FILTERADD_BYTES);
+        }
+    }
+
+    /** The {@code filterclear} payload: empty. */
+    public static byte[] filterClear() {
+        return new byte[0];
+    }
+
+    /** Checks a {@code filterclear} payload, which carries nothing. */
+    public static void parseFilterClear(byte[] payload) {
+        if (payload.length != 0) {
+            throw new IllegalArgumentException("filterclear carries no payload; got " + payload.length + " bytes");
+        }
+    }
+}

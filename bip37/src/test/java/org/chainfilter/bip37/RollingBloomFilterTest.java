@@ -1,0 +1,117 @@
+package org.chainfilter.bip37;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Core's CRollingBloomFilter. The behaviour checks are the portable properties of bitcoin/bitcoin
+ * src/test/bloom_tests.cpp rolling_bloom (e3f416dbf7); Core's exact hit counts (71 and 3) depend on its seeded RNG and
+ * random nTweak, so only its bounds carry over.
+ */
+class RollingBloomFilterTest {
+
+    private static byte[] random32(Random random) {
+        byte[] out = new byte[32];
+        random.nextBytes(out);
+        return out;
+    }
+
+    /** Parameters from Core's formulas (spec digest §5, computed with IEEE doubles). */
+    @ParameterizedTest
+    @CsvSource({"100, 0.01, 7, 46, 50", "1000, 0.001, 10, 674, 500", "50000, 0.000001, 20, 67396, 25000"})
+    void coreParameters(int n, double fp, int hashFunctions, int words, int perGeneration) {
+        RollingBloomFilter filter = RollingBloomFilter.create(n, fp, new Random(1));
+        assertEquals(hashFunctions, filter.hashFunctionCount());
+        assertEquals(words, filter.wordCount());
+        assertEquals(perGeneration, filter.entriesPerGeneration());
+    }
+
+    @Test
+    void coreRollingBloomProperties() {
+        Random random = new Random(0);
+        RollingBloomFilter filter = RollingBloomFilter.create(100, 0.01, random);
+        byte[][] data = new byte[399][];
+        for (int i = 0; i < 399; i++) {
+            data[i] = random32(random);
+            filter.insert(data[i]);
+            assertTrue(filter.contains(data[i]));
+        }
+        for (int i = 299; i < 399; i++) {
+            assertTrue(filter.contains(data[i]), "last 100 items are remembered");
+        }
+        int hits = 0;
+        for (int i = 0; i < 10000; i++) {
+            if (filter.contains(random32(random))) {
+                hits++;
+            }
+        }
+        assertTrue(hits > 25 && hits < 175, "false positives ~100 expected, got " + hits);
+
+        filter.insert(data[398]);
+        filter.reset();
+        assertFalse(filter.contains(data[398]));
+        for (int i = 0; i < 399; i++) {
+            if (i >= 100) {
+                assertTrue(filter.contains(data[i - 100]), "item " + (i - 100));
+            }
+            filter.insert(data[i]);
+            assertTrue(filter.contains(data[i]));
+        }
+        for (int i = 0; i < 999; i++) {
+            filter.insert(random32(random));
+        }
+        int old = 0;
+        for (byte[] item : data) {
+            if (filter.contains(item)) {
+                old++;
+            }
+        }
+        assertTrue(old < 100, "~5 old items expected, got " + old);
+
+        RollingBloomFilter big = RollingBloomFilter.create(1000, 0.001, random);
+        for (byte[] item : data) {
+            big.insert(item);
+        }
+        for (byte[] item : data) {
+            assertTrue(big.contains(item));
+        }
+    }
+
+    @Test
+    void generationsCycleOneTwoThree() {
+        RollingBloomFilter filter = RollingBloomFilter.create(4, 0.01, new Random(3));
+        assertEquals(2, filter.entriesPerGeneration());
+        int[] expected = {1, 1, 2, 2, 3, 3, 1, 1, 2};
+        for (int i = 0; i < expected.length; i++) {
+            filter.insert(new byte[] {(byte) i});
+            assertEquals(expected[i], filter.generation(), "after insert " + i);
+        }
+    }
+
+    @Test
+    void copyIsIndependent() {
+        RollingBloomFilter filter = RollingBloomFilter.create(10, 0.01, new Random(4));
+        filter.insert(new byte[] {1});
+        RollingBloomFilter copy = filter.copy();
+        copy.insert(new byte[] {2});
+        assertTrue(copy.contains(new byte[] {1}));
+        assertTrue(copy.contains(new byte[] {2}));
+        assertFalse(filter.contains(new byte[] {2}));
+    }
+
+    @Test
+    void invalidParametersAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RollingBloomFilter.create(0, 0.01));
+        assertEquals("rolling filter element count is 0; it must be at least 1", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> RollingBloomFilter.create(10, 1.0));
+        assertEquals("rolling filter false-positive rate is 1.0; it must be in (0, 1)", e.getMessage());
+    }
+}
