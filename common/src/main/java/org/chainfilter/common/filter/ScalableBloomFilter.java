@@ -1,0 +1,274 @@
+package org.chainfilter.common.filter;
+
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.math.Shape;
+
+/**
+ * A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison, "Scalable Bloom Filters", Information Processing
+ * Letters 101(6), 2007): a chain of {@link BloomFilter} stages that grows when the current stage is full, so the
+ * number of items need not be known in advance while the false-positive rate stays under a bound.
+ *
+ * <p>Stage {@code i} (from 0) is sized for {@code n_i = n_0 s^i} items at rate {@code P_i = P_0 r^i}, with growth
+ * {@code s = 2} and tightening {@code r = 0.8} (the paper's recommended pair for fast growth), and
+ * {@code P_0 = P (1 - r)}. A query is positive if any stage is, so the compound rate is
+ * <pre>
+ *   1 - Π_i (1 - P_i)  ≤  Σ_i P_0 r^i  ≤  P_0 / (1 - r)  =  P
+ * </pre>
+ * however many stages there are (section 4 of the paper). A stage counts as full when its Swamidass–Baldi estimate
+ * of distinct items, read from its fill, reaches {@code n_i}: the paper's fill-ratio criterion, and it survives
+ * serialization without a separate counter.
+ *
+ * <p>{@link #put} first asks every stage, so an item already present (or a false positive) is not added again and
+ * does not use up capacity. {@link #put} and {@link #mightContain} allocate nothing for the built-in key encoders,
+ * except when a put opens a new stage. Not thread-safe.
+ *
+ * @param <T> the element type
+ */
+public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
+    static final String KIND = "scalable Bloom filter";
+    /** {@code s}: each stage holds twice the items of the one before. */
+    public static final int GROWTH = 2;
+    /** {@code r}: each stage's rate is 0.8 times the one before. */
+    public static final double TIGHTENING = 0.8;
+    /** The most stages: {@code n_0 2^39} items, beyond any bit store's size for every {@code n_0}. */
+    public static final int MAX_STAGES = 40;
+
+    private final KeyEncoder<? super T> encoder;
+    private final long initialCapacity;
+    private final double falsePositiveRate;
+    private final List<BloomFilter<T>> stages;
+    private BloomFilter<T> current;
+    private long currentCapacity;
+
+    private ScalableBloomFilter(KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate,
+            List<BloomFilter<T>> stages) {
+        this.encoder = encoder;
+        this.initialCapacity = initialCapacity;
+        this.falsePositiveRate = falsePositiveRate;
+        this.stages = stages;
+        this.current = stages.get(stages.size() - 1);
+        this.currentCapacity = stageCapacity(initialCapacity, stages.size() - 1);
+    }
+
+    /**
+     * An empty filter whose first stage holds {@code initialCapacity} items and whose compound rate stays at most
+     * {@code falsePositiveRate} as it grows.
+     *
+     * @throws IllegalArgumentException if the capacity is below 1 or the rate is not in (0, 1)
+     */
+    public static <T> ScalableBloomFilter<T> create(
+            KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate) {
+        Objects.requireNonNull(encoder, "encoder");
+        checkParameters(initialCapacity, falsePositiveRate);
+        List<BloomFilter<T>> stages = new ArrayList<>();
+        stages.add(BloomFilter.create(encoder, stageShape(initialCapacity, falsePositiveRate, 0)));
+        return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate, stages);
+    }
+
+    private static void checkParameters(long initialCapacity, double falsePositiveRate) {
+        if (initialCapacity < 1) {
+            throw new IllegalArgumentException("initial capacity is " + initialCapacity + "; it must be at least 1");
+        }
+        if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) {
+            throw new IllegalArgumentException(
+                    "false-positive rate is " + falsePositiveRate + "; it must be strictly between 0 and 1");
+        }
+    }
+
+    /** {@code n_0 s^i}. */
+    static long stageCapacity(long initialCapacity, int stage) {
+        return Math.multiplyExact(initialCapacity, 1L << stage);
+    }
+
+    /** {@code P_i = P (1 - r) r^i}. */
+    static double stageRate(double falsePositiveRate, int stage) {
+        return falsePositiveRate * (1 - TIGHTENING) * Math.pow(TIGHTENING, stage);
+    }
+
+    /** The optimal shape for stage {@code i}: {@code n_0 s^i} items at {@code P_i}. */
+    static Shape stageShape(long initialCapacity, double falsePositiveRate, int stage) {
+        return Shape.fromElementsAndRate(
+                stageCapacity(initialCapacity, stage), stageRate(falsePositiveRate, stage));
+    }
+
+    /**
+     * Adds {@code element} to the current stage unless a stage already reports it; opens a new stage when the current
+     * one is full.
+     *
+     * @return whether the element was added (no stage reported it)
+     * @throws FilterFullException if the filter already has {@link #MAX_STAGES} stages, or the next stage would not fit
+     *     a bit store; the filter is then unchanged
+     */
+    @Override
+    public boolean put(T element) {
+        if (mightContain(element)) {
+            return false;
+        }
+        if (current.approximateElementCount() >= currentCapacity) {
+            addStage();
+        }
+        return current.put(element);
+    }
+
+    private void addStage() {
+        int next = stages.size();
+        Shape shape;
+        try {
+            if (next >= MAX_STAGES) {
+                throw new IllegalArgumentException("it has " + MAX_STAGES + " stages, the most allowed");
+            }
+            shape = stageShape(initialCapacity, falsePositiveRate, next);
+            stages.add(BloomFilter.create(encoder, shape));
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new FilterFullException("scalable Bloom filter cannot grow past stage " + (next - 1) + ": "
+                    + e.getMessage());
+        }
+        current = stages.get(next);
+        currentCapacity = stageCapacity(initialCapacity, next);
+    }
+
+    /** Whether any stage might contain the element; the newest (largest) stage is asked first. */
+    @Override
+    public boolean mightContain(T element) {
+        for (int i = stages.size() - 1; i >= 0; i--) {
+            if (stages.get(i).mightContain(element)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code 1 - Π_i (1 - p_i)} with {@code p_i} each stage's rate from its fill. */
+    @Override
+    public double expectedFpp() {
+        double allNegative = 1;
+        for (BloomFilter<T> stage : stages) {
+            allNegative *= 1 - stage.expectedFpp();
+        }
+        return 1 - allNegative;
+    }
+
+    /**
+     * The a-priori compound rate after {@code elements} distinct puts: the items fill the stages in order (stage
+     * {@code i} takes up to {@code n_0 2^i}), and the rate is {@code 1 - Π_i (1 - (1 - e^{-k_i n_i/m_i})^{k_i})}.
+     */
+    public double falsePositiveRate(long elements) {
+        double allNegative = 1;
+        long left = elements;
+        for (int i = 0; left > 0; i++) {
+            long here = Math.min(left, stageCapacity(initialCapacity, i));
+            allNegative *= 1 - stageShape(initialCapacity, falsePositiveRate, i).falsePositiveRate(here);
+            left -= here;
+        }
+        return 1 - allNegative;
+    }
+
+    /** The sum of the stages' Swamidass–Baldi estimates. */
+    @Override
+    public long approximateElementCount() {
+        long sum = 0;
+        for (BloomFilter<T> stage : stages) {
+            sum += stage.approximateElementCount();
+        }
+        return sum;
+    }
+
+    /** The number of stages so far. */
+    public int stageCount() {
+        return stages.size();
+    }
+
+    /** The compound rate bound {@code P} the filter keeps. */
+    public double falsePositiveRateBound() {
+        return falsePositiveRate;
+    }
+
+    /** Empties the filter back to its first stage. */
+    @Override
+    public void clear() {
+        stages.subList(1, stages.size()).clear();
+        current = stages.get(0);
+        current.clear();
+        currentCapacity = initialCapacity;
+    }
+
+    @Override
+    public ScalableBloomFilter<T> copy() {
+        List<BloomFilter<T>> copies = new ArrayList<>(stages.size());
+        for (BloomFilter<T> stage : stages) {
+            copies.add(stage.copy());
+        }
+        return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate, copies);
+    }
+
+    /**
+     * Writes the binary form: the family header (kind 2, see {@link FamilyBinaryForm}), the rate bound {@code P}
+     * (8-byte IEEE double), {@code n_0} (8 bytes), the stage count (1 byte), then each stage in {@link BloomFilter}'s
+     * binary form. The stages' shapes follow from {@code P} and {@code n_0}, so a reader knows the total size from
+     * the first 23 bytes.
+     */
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
+        FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.SCALABLE);
+        data.writeDouble(falsePositiveRate);
+        data.writeLong(initialCapacity);
+        data.writeByte(stages.size());
+        for (BloomFilter<T> stage : stages) {
+            stage.writeTo(data);
+        }
+        data.flush();
+    }
+
+    /**
+     * Reads a filter written by {@link #writeTo}, refusing one larger than {@code maxBytes} before allocating it.
+     *
+     * @throws IllegalArgumentException if the header is not a scalable filter's, a field is out of range, a stage's
+     *     shape is not the one {@code P} and {@code n_0} give, or the filter is larger than {@code maxBytes}
+     * @throws IOException if the stream fails or ends early
+     */
+    public static <T> ScalableBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
+            throws IOException {
+        Objects.requireNonNull(encoder, "encoder");
+        DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.SCALABLE, KIND);
+        double rate = data.readDouble();
+        long initialCapacity = data.readLong();
+        int stageCount = data.readUnsignedByte();
+        if (stageCount < 1 || stageCount > MAX_STAGES) {
+            throw new IllegalArgumentException("stage count is " + stageCount + "; it must be 1 to " + MAX_STAGES);
+        }
+        checkParameters(initialCapacity, rate);
+        Shape[] shapes = new Shape[stageCount];
+        long size = FamilyBinaryForm.HEADER_BYTES + 17;
+        for (int i = 0; i < stageCount; i++) {
+            shapes[i] = stageShape(initialCapacity, rate, i);
+            size += BloomFilter.HEADER_BYTES + 8 * ((shapes[i].bitCount() + 63) >>> 6);
+        }
+        FamilyBinaryForm.checkSize(KIND, size, maxBytes);
+        List<BloomFilter<T>> stages = new ArrayList<>(stageCount);
+        for (int i = 0; i < stageCount; i++) {
+            BloomFilter<T> stage = BloomFilter.readFrom(data, encoder, maxBytes);
+            if (!stage.shape().equals(shapes[i])) {
+                throw new IllegalArgumentException("stage " + i + " has shape " + stage.shape() + "; P = " + rate
+                        + " and n0 = " + initialCapacity + " give " + shapes[i]);
+            }
+            stages.add(stage);
+        }
+        return new ScalableBloomFilter<>(encoder, initialCapacity, rate, stages);
+    }
+
+    @Override
+    public String toString() {
+        return "ScalableBloomFilter[P=" + falsePositiveRate + ", n0=" + initialCapacity + ", stages=" + stages.size()
+                + "]";
+    }
+}

@@ -1,0 +1,54 @@
+package org.chainfilter.common.filter;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Map;
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.junit.jupiter.api.function.Executable;
+
+/** The contract for a scalable filter whose first stage holds 1/64 of the elements, so 10^6 items open 7 stages. */
+class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableBloomFilter<Long>> {
+
+    @Override
+    ScalableBloomFilter<Long> create(long expectedElements, double falsePositiveRate) {
+        return ScalableBloomFilter.create(KeyEncoder.longs(), Math.max(1, expectedElements / 64), falsePositiveRate);
+    }
+
+    @Override
+    double formulaRate(ScalableBloomFilter<Long> filter, long elements) {
+        return filter.falsePositiveRate(elements);
+    }
+
+    @Override
+    ScalableBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
+        return ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    }
+
+    /**
+     * First stage of 2 items at P = 10%: 6 keys open a second stage. Header, P = 0.1 (0x3fb999999999999a), n0 = 2,
+     * 2 stages; stage 0 is a CFBF filter of m = 17, k = 6 (2 items at P0 = 2%), stage 1 m = 35, k = 6 (4 at 1.6%).
+     */
+    @Override
+    ScalableBloomFilter<Long> smallFixedFilter() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1);
+        for (long key : new long[] {1, 2, 3, 4, 5, -1}) {
+            filter.put(key);
+        }
+        return filter;
+    }
+
+    @Override
+    String goldenHex() {
+        return "4346464d02013fb999999999999a0000000000000002024346424601010600000000000000110000000000015ad14346"
+                + "42460101060000000000000023000000032172d26f";
+    }
+
+    @Override
+    Map<String, Executable> badParameters() {
+        return Map.of(
+                "initial capacity is 0; it must be at least 1",
+                () -> ScalableBloomFilter.create(KeyEncoder.longs(), 0, 0.01),
+                "false-positive rate is 1.0; it must be strictly between 0 and 1",
+                () -> ScalableBloomFilter.create(KeyEncoder.longs(), 10, 1.0));
+    }
+}

@@ -1,0 +1,88 @@
+package org.chainfilter.common.filter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.junit.jupiter.api.Test;
+
+class ScalableBloomFilterTest {
+
+    /** Almeida et al.'s promise: from 1,000 to 1,000,000 items (1,000x) the measured rate stays under P = 1%. */
+    @Test
+    void rateStaysUnderTheBoundAsTheFilterGrowsAThousandfold() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 1_000, 0.01);
+        long put = 0;
+        for (long target : new long[] {1_000, 10_000, 100_000, 1_000_000}) {
+            while (put < target) {
+                filter.put(put++);
+            }
+            long probes = 500_000;
+            long falsePositives = 0;
+            for (long i = 0; i < probes; i++) {
+                if (filter.mightContain((1L << 40) + i)) {
+                    falsePositives++;
+                }
+            }
+            double measured = (double) falsePositives / probes;
+            assertTrue(measured <= 0.01, "measured " + measured + " at " + target + " items, " + filter);
+            assertTrue(filter.expectedFpp() <= 0.01, "expectedFpp " + filter.expectedFpp() + " at " + target);
+        }
+        // 1000 (2^10 - 1) = 1,023,000 >= 10^6: ten stages.
+        assertEquals(10, filter.stageCount());
+        for (long i = 0; i < 1_000_000; i++) {
+            assertTrue(filter.mightContain(i));
+        }
+    }
+
+    @Test
+    void stageRatesFormTheGeometricSeries() {
+        assertEquals(0.002, ScalableBloomFilter.stageRate(0.01, 0), 1e-15);
+        assertEquals(0.0016, ScalableBloomFilter.stageRate(0.01, 1), 1e-15);
+        double sum = 0;
+        for (int i = 0; i < ScalableBloomFilter.MAX_STAGES; i++) {
+            sum += ScalableBloomFilter.stageRate(0.01, i);
+        }
+        assertTrue(sum < 0.01, "sum " + sum);
+        assertEquals(4_000, ScalableBloomFilter.stageCapacity(1_000, 2));
+    }
+
+    @Test
+    void putOfAPresentItemIsRefusedAndUsesNoCapacity() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
+        assertTrue(filter.put(1L));
+        for (int i = 0; i < 100; i++) {
+            assertTrue(!filter.put(1L));
+        }
+        assertEquals(1, filter.stageCount());
+        assertEquals(1, filter.approximateElementCount());
+    }
+
+    @Test
+    void readerRefusesAStageOfTheWrongShape() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1);
+        byte[] bytes = filter.toByteArray();
+        bytes[6 + 8 + 8 + 1 + 6] = 5; // stage 0's k
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
+        assertEquals("stage 0 has shape Shape[m=17, k=5]; P = 0.1 and n0 = 2 give Shape[m=17, k=6]", e.getMessage());
+        bytes[6 + 8 + 8] = 0;
+        e = assertThrows(IllegalArgumentException.class,
+                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
+        assertEquals("stage count is 0; it must be 1 to 40", e.getMessage());
+    }
+
+    @Test
+    void clearGoesBackToOneStage() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 4, 0.01);
+        for (long i = 0; i < 100; i++) {
+            filter.put(i);
+        }
+        assertTrue(filter.stageCount() > 3);
+        filter.clear();
+        assertEquals(1, filter.stageCount());
+        assertTrue(filter.put(5L));
+    }
+}
