@@ -173,7 +173,7 @@ public final class GcsFilter {
         }
         long[] wanted = query.values();
         int next = 0;
-        BitReader reader = streamReader();
+        BitReader reader = streamReader(query.reader());
         long value = 0;
         for (long i = 0; i < elementCount; i++) {
             value += readDelta(reader, params.p());
@@ -201,7 +201,7 @@ public final class GcsFilter {
     public boolean matchAll(GcsQuery query) {
         int count = query.prepare(params, range);
         long[] wanted = query.values();
-        BitReader reader = streamReader();
+        BitReader reader = streamReader(query.reader());
         long value = 0;
         long decoded = 0;
         for (int next = 0; next < count; next++) {
@@ -238,6 +238,11 @@ public final class GcsFilter {
 
     private BitReader streamReader() {
         return new BitReader(encoded, bitStreamOffset, encoded.length - bitStreamOffset);
+    }
+
+    /** Points a query's own reader at the stream: the merge walks then allocate nothing, inlined or not. */
+    private BitReader streamReader(BitReader reusable) {
+        return reusable.reset(encoded, bitStreamOffset, encoded.length - bitStreamOffset);
     }
 
     /** One Golomb-Rice delta: unary quotient, then P remainder bits. Wraps modulo 2^64 on hostile input, as Core. */
