@@ -1,0 +1,127 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.chainfilter.testvectors.Suites;
+import org.chainfilter.testvectors.VectorFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConformanceCommandTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String json) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, json);
+        return file;
+    }
+
+    private static int bundledVectorCount() {
+        return Suites.bundled().stream().mapToInt(f -> f.vectors().size()).sum();
+    }
+
+    private static String lastLine(String text) {
+        String[] lines = text.strip().split("\\R");
+        return lines[lines.length - 1];
+    }
+
+    @Test
+    void bundledVectorsAllPassAndAreCountedPerSuite() {
+        CliRun run = CliRun.of("conformance", "--bundled");
+        assertEquals(0, run.status, run.toString());
+        assertEquals(bundledVectorCount() + " passed, 0 failed", lastLine(run.out));
+        assertTrue(run.out.contains(String.format("%-26s %8d %8d", "murmur3-x86-32", 14, 14)), run.out);
+        assertTrue(run.out.contains(String.format("%-26s %8d %8d", "siphash-2-4", 64, 64)), run.out);
+        assertEquals("", run.err);
+    }
+
+    @Test
+    void aFailingVectorIsPrintedWithItsFirstMismatchAndTheStatusIsOne() throws IOException {
+        Path file = write("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"hand-made\", \"vectors\": ["
+                + "{\"name\": \"right\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"},"
+                + "{\"name\": \"wrong\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}]}");
+        CliRun run = CliRun.of("conformance", file.toString());
+        assertEquals(1, run.status, run.toString());
+        assertTrue(run.out.startsWith("FAILED " + file + " 'wrong': hash: expected 6a396f09 got 6a396f08 "
+                + "(first difference at byte 3)"), run.out);
+        assertEquals("1 passed, 1 failed", lastLine(run.out));
+    }
+
+    @Test
+    void verbosePrintsPassesToo() throws IOException {
+        Path file = write("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"s\", \"vectors\": ["
+                + "{\"name\": \"right\", \"seed\": 0, \"data\": \"\", \"hash\": \"00000000\"}]}");
+        CliRun run = CliRun.of("conformance", "-v", file.toString());
+        assertEquals(0, run.status, run.toString());
+        assertTrue(run.out.startsWith("PASSED " + file + " 'right'\n"), run.out);
+    }
+
+    @Test
+    void unknownSuitesAreSkippedAndSaidSo() throws IOException {
+        Path file = write("u.json", "{\"suite\": \"bip999-future\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
+        CliRun run = CliRun.of("conformance", file.toString());
+        assertEquals(0, run.status, run.toString());
+        assertEquals("0 passed, 0 failed, 1 skipped", lastLine(run.out));
+    }
+
+    @Test
+    void aFileOfAnotherShapeIsRefusedWithWhatIsWrong() throws IOException {
+        Path file = write("bad.json", "{\"source\": \"s\", \"vectors\": []}");
+        CliRun run = CliRun.of("conformance", file.toString());
+        assertEquals(1, run.status, run.toString());
+        assertEquals("chainfilter: " + file + ": not a conformance file: missing field 'suite'\n", run.err);
+        Path dup = write("dup.json", "{\"suite\": \"gcs\", \"source\": \"s\", \"vectors\": [{\"name\": \"x\"}, {\"name\": \"x\"}]}");
+        run = CliRun.of("conformance", dup.toString());
+        assertEquals("chainfilter: " + dup + ": vector 2: duplicate name 'x' (also vector 1); names must be unique "
+                + "within a file\n", run.err);
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Path missing = dir.resolve("nope.json");
+        CliRun run = CliRun.of("conformance", missing.toString());
+        assertEquals(1, run.status, run.toString());
+        assertEquals("chainfilter: no such file: " + missing + "\n", run.err);
+    }
+
+    @Test
+    void withoutFilesOrBundledItIsAUsageError() {
+        CliRun run = CliRun.of("conformance");
+        assertEquals(2, run.status, run.toString());
+        assertEquals("chainfilter: give vector FILEs or --bundled (see 'chainfilter conformance --help')\n", run.err);
+    }
+
+    @Test
+    void anUnknownImplementationIsAUsageError() {
+        CliRun run = CliRun.of("conformance", "--bundled", "--impl", "ethers");
+        assertEquals(2, run.status, run.toString());
+        assertTrue(run.err.contains("--impl"), run.err);
+    }
+
+    @Test
+    void web3jRunsTheBloomSuitesOnly() {
+        CliRun run = CliRun.of("conformance", "--bundled", "--impl", "web3j");
+        assertEquals(0, run.status, run.toString());
+        long bloomVectors = Suites.bundled().stream()
+                .filter(f -> f.suite().equals(Suites.ETH_BLOOM) || f.suite().equals(Suites.ETH_BLOOM_CONTAINS))
+                .mapToLong(f -> f.vectors().size()).sum();
+        assertTrue(run.out.startsWith("Implementation under test: web3j 4.13.0 (org.web3j.utils.Bloom)"), run.out);
+        assertTrue(run.out.contains("Not run on web3j (suites it does not implement): {murmur3-x86-32=14, "), run.out);
+        assertEquals(bloomVectors + " passed, 0 failed", lastLine(run.out));
+    }
+
+    @Test
+    void bundledAndFilesRunTogether() throws IOException {
+        VectorFile one = Suites.bundled("murmur3-x86-32.core.json");
+        Path file = write("copy.json", Files.readString(Path.of(
+                "../testvectors/src/main/resources" + Suites.RESOURCE_DIRECTORY + "murmur3-x86-32.core.json")));
+        CliRun run = CliRun.of("conformance", "--bundled", file.toString());
+        assertEquals(0, run.status, run.toString());
+        assertEquals((bundledVectorCount() + one.vectors().size()) + " passed, 0 failed", lastLine(run.out));
+    }
+}
