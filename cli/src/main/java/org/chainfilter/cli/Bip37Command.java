@@ -1,0 +1,220 @@
+package org.chainfilter.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.chainfilter.bip37.Bip37BloomFilter;
+import org.chainfilter.bip37.Bip37UpdateMode;
+import org.chainfilter.bip37.MatchedTransaction;
+import org.chainfilter.bip37.MerkleBlock;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.OutPoint;
+import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.common.Hex;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code chainfilter bip37}: BIP37 connection Bloom filters and merkle blocks, as Bitcoin Core computes them. */
+@Command(name = "bip37", mixinStandardHelpOptions = true,
+        description = "BIP37 Bloom filters: create a filterload, match a transaction, build and verify merkle blocks.",
+        subcommands = {Bip37Command.Create.class, Bip37Command.Match.class, Bip37Command.MerkleBlockBuild.class,
+            Bip37Command.Verify.class})
+final class Bip37Command implements Runnable {
+    /** Exit status when nothing matches: distinct from errors (1, 2) so scripts can branch on it. */
+    static final int NO_MATCH = 3;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(),
+                "a bip37 command is required: create, match, merkleblock or verify");
+    }
+
+    private static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
+        if ((text == null) == (file == null)) {
+            throw new IllegalArgumentException("give exactly one of " + textOption + " and " + fileOption);
+        }
+        return text != null ? text.strip() : Files.readString(file).strip();
+    }
+
+    private static void printFilter(PrintWriter out, Bip37BloomFilter filter) {
+        out.println("filterload  " + Hex.encode(filter.toFilterLoad()));
+        out.println("bytes       " + filter.byteLength());
+        out.println("nHashFuncs  " + filter.hashFunctionCount());
+        out.println("nTweak      " + filter.tweakUnsigned());
+        out.println("nFlags      " + filter.flags() + " (" + filter.updateMode() + ")");
+    }
+
+    /** {@code chainfilter bip37 create}. */
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = {"Create a filter with Core's sizing for N elements at a false-positive rate, insert items,",
+                "and print the filterload payload and its fields."})
+    static final class Create implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--elements", paramLabel = "N", required = true, description = "nElements (at least 1).")
+        private long elements;
+
+        @Option(names = "--fp-rate", paramLabel = "P", required = true, description = "nFPRate, in (0, 1].")
+        private double falsePositiveRate;
+
+        @Option(names = "--tweak", paramLabel = "N",
+                description = "nTweak, 0..4294967295 (default: from a SecureRandom).")
+        private Long tweak;
+
+        @Option(names = "--update", paramLabel = "MODE", defaultValue = "ALL",
+                description = "NONE, ALL or P2PUBKEY_ONLY (default ${DEFAULT-VALUE}); --flags overrides it.")
+        private Bip37UpdateMode update;
+
+        @Option(names = "--flags", paramLabel = "BYTE", description = "The whole nFlags byte, 0..255.")
+        private Integer flags;
+
+        @Option(names = "--insert", paramLabel = "HEX", description = "Bytes to insert as they are (repeatable).")
+        private List<String> inserts = new ArrayList<>();
+
+        @Option(names = "--insert-hash", paramLabel = "HEX",
+                description = "A txid or other hash in display order, inserted in internal order (repeatable).")
+        private List<String> hashes = new ArrayList<>();
+
+        @Option(names = "--insert-outpoint", paramLabel = "TXID:N",
+                description = "An outpoint (display txid, output index), inserted as 36 bytes (repeatable).")
+        private List<String> outPoints = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            if (tweak != null && (tweak < 0 || tweak > 0xffffffffL)) {
+                throw new IllegalArgumentException("--tweak is " + tweak + "; nTweak is 0..4294967295");
+            }
+            int nFlags = flags != null ? flags : update.flagValue();
+            int nTweak = tweak != null ? tweak.intValue() : new SecureRandom().nextInt();
+            Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(elements, falsePositiveRate, nTweak, nFlags);
+            for (String item : inserts) {
+                filter.insert(Hex.decode(item));
+            }
+            for (String hash : hashes) {
+                filter.insert(Hash256.fromDisplayHex(hash.strip()));
+            }
+            for (String outPoint : outPoints) {
+                filter.insertOutPoint(parseOutPoint(outPoint));
+            }
+            printFilter(spec.commandLine().getOut(), filter);
+            return 0;
+        }
+
+        private static OutPoint parseOutPoint(String text) {
+            int colon = text.lastIndexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("outpoint '" + text + "' is not TXID:INDEX");
+            }
+            long index;
+            try {
+                index = Long.parseLong(text.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("outpoint index '" + text.substring(colon + 1) + "' is not a number");
+            }
+            return new OutPoint(Hash256.fromDisplayHex(text.substring(0, colon)), index);
+        }
+    }
+
+    /** {@code chainfilter bip37 match}. */
+    @Command(name = "match", mixinStandardHelpOptions = true,
+            description = {"Run Core's IsRelevantAndUpdate of a transaction against a filter: prints 'match' (exit 0)",
+                "or 'no match' (exit 3), then the filter after the update."})
+    static final class Match implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--filterload", paramLabel = "HEX", required = true,
+                description = "The filterload payload as hex (Core's limits apply).")
+        private String filterLoad;
+
+        @Option(names = "--tx", paramLabel = "HEX", required = true,
+                description = "The serialized transaction (legacy or segwit) as hex.")
+        private String tx;
+
+        @Override
+        public Integer call() {
+            Bip37BloomFilter filter = Bip37BloomFilter.parseFilterLoadHex(filterLoad.strip());
+            Transaction transaction = Transaction.fromHex(tx.strip());
+            boolean match = filter.isRelevantAndUpdate(transaction);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(match ? "match" : "no match");
+            out.println("txid        " + transaction.txid());
+            printFilter(out, filter);
+            return match ? 0 : NO_MATCH;
+        }
+    }
+
+    /** {@code chainfilter bip37 merkleblock}. */
+    @Command(name = "merkleblock", mixinStandardHelpOptions = true,
+            description = {"Build the merkleblock a Core node sends for a block and a filter: prints the merkleblock",
+                "hex, each matched 'index txid', and the filter after the updates."})
+    static final class MerkleBlockBuild implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--filterload", paramLabel = "HEX", required = true,
+                description = "The filterload payload as hex.")
+        private String filterLoad;
+
+        @Option(names = "--block", paramLabel = "HEX", description = "The serialized block as hex.")
+        private String blockHex;
+
+        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
+        private Path blockFile;
+
+        @Override
+        public Integer call() throws IOException {
+            Bip37BloomFilter filter = Bip37BloomFilter.parseFilterLoadHex(filterLoad.strip());
+            Block block = Block.fromHex(oneOf(blockHex, blockFile, "--block", "--block-file"));
+            MerkleBlock merkleBlock = MerkleBlock.fromBlockAndFilter(block, filter);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("merkleblock " + merkleBlock.toHex());
+            for (MatchedTransaction m : merkleBlock.builtMatches()) {
+                out.println("matched     " + m.index() + " " + m.txid());
+            }
+            printFilter(out, filter);
+            return 0;
+        }
+    }
+
+    /** {@code chainfilter bip37 verify}. */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = {"Check a merkleblock as Core's ExtractMatches does and against its header's merkle root:",
+                "prints the block, root, transaction count and each matched 'index txid', or why it is invalid",
+                "(exit 1)."})
+    static final class Verify implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--merkleblock", paramLabel = "HEX", required = true,
+                description = "The merkleblock payload as hex.")
+        private String merkleBlockHex;
+
+        @Override
+        public Integer call() {
+            MerkleBlock merkleBlock = MerkleBlock.fromHex(merkleBlockHex.strip());
+            List<MatchedTransaction> matches = merkleBlock.verify();
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("block        " + merkleBlock.header().hash());
+            out.println("root         " + merkleBlock.header().merkleRoot());
+            out.println("transactions " + merkleBlock.tree().transactionCount());
+            for (MatchedTransaction m : matches) {
+                out.println("matched      " + m.index() + " " + m.txid());
+            }
+            return 0;
+        }
+    }
+}

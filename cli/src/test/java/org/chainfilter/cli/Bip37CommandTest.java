@@ -1,0 +1,126 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code chainfilter bip37} on published vectors: bitcoin/bitcoin src/test/bloom_tests.cpp bloom_create_insert_serialize,
+ * bloom_match and merkle_block_3_and_serialize (commit e3f416dbf7633b2fb19c933e5508bd231cc7e9cf).
+ */
+class Bip37CommandTest {
+    private static final String NL = System.lineSeparator();
+    /** bloom_match's transaction b4749f…ff6b. */
+    private static final String TX = "01000000010b26e9b7735eb6aabdf358bab62f9816a21ba9ebdb719d5299e88607d722c19000000000"
+            + "8b4830450220070aca44506c5cef3a16ed519d7c3c39f8aab192c4e1c90d065f37b8a4af6141022100a8e160b856c2d43d27d8fba7"
+            + "1e5aef6405b8643ac4cb7cb3c462aced7f14711a0141046d11fee51b0e60666d5049a9101a72741df480b96ee26488a4d3466b95c9"
+            + "a40ac5eeef87e10a5cd336c19a84565f80fa6c547957b7700ff4dfbdefe76036c339ffffffff021bff3d11000000001976a91404943f"
+            + "dd508053c75000106d3bc6e2754dbcff1988ac2f15de00000000001976a914a266436d2965547608b9e15d9032a7b9d64fa43188ac"
+            + "00000000";
+    /** merkle_block_3_and_serialize's one-transaction block dab013…dc45. */
+    private static final String BLOCK = "0100000079cda856b143d9db2c1caff01d1aecc8630d30625d10e8b4b8b0000000000000b50cc0"
+            + "69d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f196367291b4d4c86041b8fa45d6301010000000100000000000000"
+            + "00000000000000000000000000000000000000000000000000ffffffff08044c86041b020a02ffffffff0100f2052a01000000434104"
+            + "ecd3229b0571c3be876feaac0442a9f13c5a572742927af1dc623353ecf8c202225f64868137a18cdd85cbbb4c74fbccfd4f49639cf1"
+            + "bdc94a5672bb15ad5d4cac00000000";
+    private static final String MERKLEBLOCK = "0100000079cda856b143d9db2c1caff01d1aecc8630d30625d10e8b4b8b0000000000000"
+            + "b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f196367291b4d4c86041b8fa45d630100000001b50cc069d6"
+            + "a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f19630101";
+
+    @Test
+    void createPrintsThePublishedFilterload() {
+        CliRun run = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0",
+                "--insert", "99108ad8ed9bb6274d3980bab5a85c048f0950c8",
+                "--insert", "b5a2c786d9ef4658287ced5914b37a1b4aa32eee",
+                "--insert", "b9300670b4c5366e95b2699e8b18bc75e5f729c5");
+        assertEquals(0, run.status, run::toString);
+        assertEquals("filterload  03614e9b050000000000000001" + NL + "bytes       3" + NL + "nHashFuncs  5" + NL
+                + "nTweak      0" + NL + "nFlags      1 (ALL)" + NL, run.out);
+    }
+
+    @Test
+    void createWithHashesOutpointsAndARandomTweak() {
+        CliRun run = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.000001", "--update",
+                "P2PUBKEY_ONLY", "--insert-hash", "b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b",
+                "--insert-outpoint", "90c122d70786e899529d71dbeba91ba216982fb6ba58f3bdaab65e73b7e9260b:0");
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.contains("nFlags      2 (P2PUBKEY_ONLY)"), run.out);
+        assertTrue(run.out.startsWith("filterload  23"), run.out);
+    }
+
+    @Test
+    void createRefusesBadParameters() {
+        CliRun zero = CliRun.of("bip37", "create", "--elements", "0", "--fp-rate", "0.01", "--tweak", "0");
+        assertEquals(1, zero.status, zero::toString);
+        assertEquals("chainfilter: nElements is 0; it must be 1..4294967295 (Core divides by it)" + NL, zero.err);
+        CliRun rate = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "1.5", "--tweak", "0");
+        assertEquals("chainfilter: nFPRate is 1.5; it must be in (0, 1]" + NL, rate.err);
+        CliRun outPoint = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "0",
+                "--insert-outpoint", "abcd");
+        assertEquals("chainfilter: outpoint 'abcd' is not TXID:INDEX" + NL, outPoint.err);
+        CliRun tweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "4294967296");
+        assertEquals("chainfilter: --tweak is 4294967296; nTweak is 0..4294967295" + NL, tweak.err);
+    }
+
+    @Test
+    void matchUpdatesTheFilterUnderUpdateAll() {
+        String filter = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.000001", "--tweak", "0",
+                "--insert", "04943fdd508053c75000106d3bc6e2754dbcff19").out.lines().findFirst().orElseThrow()
+                .substring(12);
+        CliRun run = CliRun.of("bip37", "match", "--filterload", filter, "--tx", TX);
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.startsWith("match" + NL + "txid        "
+                + "b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b" + NL), run.out);
+        String after = run.out.lines().skip(2).findFirst().orElseThrow().substring(12);
+        assertTrue(!after.equals(filter), "the outpoint was inserted");
+        CliRun miss = CliRun.of("bip37", "match", "--filterload", "03000000050000000000000001", "--tx", TX);
+        assertEquals(3, miss.status, miss::toString);
+        assertTrue(miss.out.startsWith("no match" + NL), miss.out);
+    }
+
+    @Test
+    void matchRefusesAnOversizedFilter() {
+        CliRun run = CliRun.of("bip37", "match", "--filterload", "fda18c" + "00".repeat(36001) + "000000000000000000",
+                "--tx", TX);
+        assertEquals(1, run.status, run::toString);
+        assertEquals("chainfilter: filter is 36001 bytes; BIP37 allows at most 36000" + NL, run.err);
+    }
+
+    @Test
+    void merkleblockPrintsThePublishedSerializationAndMatches() {
+        String filter = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.000001", "--tweak", "0",
+                "--insert-hash", "63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5").out.lines()
+                .findFirst().orElseThrow().substring(12);
+        CliRun run = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", BLOCK);
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.startsWith("merkleblock " + MERKLEBLOCK + NL + "matched     0 "
+                + "63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5" + NL), run.out);
+    }
+
+    @Test
+    void verifyPrintsRootAndMatchesOrWhyItIsInvalid() {
+        CliRun run = CliRun.of("bip37", "verify", "--merkleblock", MERKLEBLOCK);
+        assertEquals(0, run.status, run::toString);
+        assertEquals("block        000000000000dab0130bbcc991d3d7ae6b81aa6f50a798888dfe62337458dc45" + NL
+                + "root         63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5" + NL
+                + "transactions 1" + NL
+                + "matched      0 63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5" + NL, run.out);
+        CliRun extraByte = CliRun.of("bip37", "verify", "--merkleblock",
+                MERKLEBLOCK.substring(0, MERKLEBLOCK.length() - 4) + "020100");
+        assertEquals(1, extraByte.status, extraByte::toString);
+        assertEquals("chainfilter: partial Merkle tree used 1 flag bits but carries 2 flag bytes" + NL, extraByte.err);
+        String wrongRoot = MERKLEBLOCK.substring(0, MERKLEBLOCK.length() - 68) + "00" + MERKLEBLOCK.substring(
+                MERKLEBLOCK.length() - 66);
+        CliRun forged = CliRun.of("bip37", "verify", "--merkleblock", wrongRoot);
+        assertEquals(1, forged.status, forged::toString);
+        assertTrue(forged.err.startsWith("chainfilter: partial Merkle tree root "), forged.err);
+    }
+
+    @Test
+    void bip37WithoutACommandIsAUsageError() {
+        CliRun run = CliRun.of("bip37");
+        assertEquals(2, run.status, run::toString);
+        assertTrue(run.err.startsWith("chainfilter: a bip37 command is required"), run.err);
+    }
+}
