@@ -248,15 +248,23 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         }
         checkParameters(initialCapacity, rate);
         Shape[] shapes = new Shape[stageCount];
+        long[] stageBytes = new long[stageCount];
         long size = FamilyBinaryForm.HEADER_BYTES + 17;
         for (int i = 0; i < stageCount; i++) {
-            shapes[i] = stageShape(initialCapacity, rate, i);
-            size += BloomFilter.HEADER_BYTES + 8 * ((shapes[i].bitCount() + 63) >>> 6);
+            try {
+                shapes[i] = stageShape(initialCapacity, rate, i);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("stage " + i + " of " + initialCapacity + " * 2^" + i
+                        + " items does not fit a long", e);
+            }
+            stageBytes[i] = BloomFilter.HEADER_BYTES + 8 * ((shapes[i].bitCount() + 63) >>> 6);
+            size += stageBytes[i];
         }
         FamilyBinaryForm.checkSize(KIND, size, maxBytes);
         List<BloomFilter<T>> stages = new ArrayList<>(stageCount);
         for (int i = 0; i < stageCount; i++) {
-            BloomFilter<T> stage = BloomFilter.readFrom(data, encoder, maxBytes);
+            // The stage's own size is the bound: a stage that declares more bits than P and n0 give is refused unread.
+            BloomFilter<T> stage = BloomFilter.readFrom(data, encoder, stageBytes[i]);
             if (!stage.shape().equals(shapes[i])) {
                 throw new IllegalArgumentException("stage " + i + " has shape " + stage.shape() + "; P = " + rate
                         + " and n0 = " + initialCapacity + " give " + shapes[i]);

@@ -12,6 +12,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Random;
 import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,6 +154,28 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         e = assertThrows(IllegalArgumentException.class, () -> read(badVersion, Long.MAX_VALUE));
         assertTrue(e.getMessage().endsWith(" version is 9; this reader knows version 1"), e.getMessage());
         assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, bytes.length - 1), Long.MAX_VALUE));
+    }
+
+    /**
+     * Every single-byte corruption of the golden form is either read or refused with {@link IllegalArgumentException}
+     * or an {@link IOException} (end of stream): never another exception, a hang or an allocation past the bound.
+     */
+    @Test
+    void corruptedFormsAreReadOrRefusedCleanly() {
+        byte[] golden = Hex.decode(goldenHex());
+        Random random = new Random(7);
+        for (int trial = 0; trial < 3_000; trial++) {
+            byte[] bytes = golden.clone();
+            int at = random.nextInt(bytes.length);
+            bytes[at] = (byte) (bytes[at] ^ (1 + random.nextInt(255)));
+            try {
+                read(bytes, 1 << 16);
+            } catch (IllegalArgumentException | IOException expected) {
+                // a clean refusal
+            } catch (RuntimeException e) {
+                throw new AssertionError("byte " + at + " of " + Hex.encode(bytes) + " gave " + e, e);
+            }
+        }
     }
 
     @Test
