@@ -1,10 +1,10 @@
 package org.chainfilter.testvectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import org.chainfilter.testvectors.peer.BitcoinjSuites;
 import org.chainfilter.testvectors.peer.Web3jSuites;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +23,33 @@ class PeerReportTest {
         ConformanceRunner runner = Web3jSuites.runner();
         ConformanceReport report = runner.run(bundledOf(runner));
         assertEquals(0, report.failed(), failures(report));
-        assertTrue(report.passed() > 90, report.summaryLine());
+        assertEquals(93, report.passed(), report.summaryLine());
+    }
+
+    /**
+     * bitcoinj 0.17.1 departs from Bitcoin Core in two ways the published vectors expose: it tests a transaction's
+     * txid in display byte order (Core inserts and tests the internal order), so no txid-based match fires and
+     * merkle blocks lose those transactions; and it sizes a filter at least 1 byte, where Core's formula gives 0
+     * bytes for an fpRate of 1. Everything else passes. The list is exact, so a fix or a new departure fails here.
+     */
+    @Test
+    void bitcoinjDepartsFromCoreExactlyHere() {
+        ConformanceRunner runner = BitcoinjSuites.runner();
+        ConformanceReport report = runner.run(bundledOf(runner));
+        List<String> departures = report.failures().stream().map(r -> r.file() + " '" + r.vector() + "'").toList();
+        assertEquals(List.of(
+                "bip37-filter.btcd.json 'TestFilterFPRange: fprates above 1 are clipped to 1'",
+                "bip37-tx-match.core.json 'bloom_match #1: txid via uint256'",
+                "bip37-tx-match.core.json 'bloom_match #2: txid as raw bytes (internal order)'",
+                "bip37-merkleblock.core.json 'merkle_block_1 step 1'",
+                "bip37-merkleblock.core.json 'merkle_block_1 step 2'",
+                "bip37-merkleblock.core.json 'merkle_block_2 step 1'",
+                "bip37-merkleblock.core.json 'merkle_block_2 step 2'",
+                "bip37-merkleblock.core.json 'merkle_block_2_with_update_none step 1'",
+                "bip37-merkleblock.core.json 'merkle_block_2_with_update_none step 2'",
+                "bip37-merkleblock.core.json 'merkle_block_3_and_serialize'",
+                "bip37-merkleblock.core.json 'merkle_block_4 step 1'",
+                "bip37-merkleblock.core.json 'merkle_block_4 step 2'"), departures, failures(report));
+        assertEquals(36, report.passed(), report.summaryLine());
     }
 }

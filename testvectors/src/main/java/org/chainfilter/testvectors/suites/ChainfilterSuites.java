@@ -10,7 +10,10 @@ public final class ChainfilterSuites {
     }
 
     public static List<SuiteExecutor> all() {
-        return List.of(new Murmur3Suite(), new SipHashSuite(), new Bip158BasicSuite(), new GcsSuite(),
+        return List.of(new Murmur3Suite(), new SipHashSuite(),
+                new Bip37FilterSuite(), new Bip37TxMatchSuite(), new Bip37MerkleBlockSuite(),
+                new Bip37MerkleBlockVerifySuite(), new Bip37FilterLoadParseSuite(),
+                new Bip158BasicSuite(), new GcsSuite(),
                 new EthBloomSuite(), new EthBloomContainsSuite(), new EthLogFilterSuite());
     }
 
