@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
             HashCommand.class,
             MathCommand.class,
             Bip158Command.class,
+            EthCommand.class,
             Bip37Command.class,
             ConformanceCommand.class,
             CommandLine.HelpCommand.class,

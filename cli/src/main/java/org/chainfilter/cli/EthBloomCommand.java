@@ -1,0 +1,141 @@
+package org.chainfilter.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogsBloom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code chainfilter eth bloom}: the logsBloom of a set of logs. */
+@Command(name = "bloom", mixinStandardHelpOptions = true,
+        description = {"The logsBloom of logs given as JSON: a list of logs, a receipt or block object with a",
+            "\"logs\" list, a list of receipts, or a JSON-RPC response wrapping any of these in \"result\".",
+            "Each log needs \"address\" and \"topics\"; \"data\" is ignored (it never enters the bloom).",
+            "Prints the bloom as 0x + 512 hex digits."})
+final class EthBloomCommand implements Callable<Integer> {
+    /** The most JSON accepted: generous for a block's logs, small enough to refuse a wrong file early. */
+    static final long MAX_INPUT_BYTES = 256L << 20;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", arity = "0..1", description = "The JSON file; '-' or nothing reads stdin.")
+    private String file;
+
+    @Option(names = "--stats", description = "Also print the number of logs, bits set and the saturation.")
+    private boolean stats;
+
+    @Override
+    public Integer call() throws IOException {
+        JsonNode root = readJson(file);
+        List<JsonNode> logs = new ArrayList<>();
+        collectLogs(root, logs, "input");
+        LogsBloom.Builder builder = LogsBloom.builder();
+        for (int i = 0; i < logs.size(); i++) {
+            JsonNode log = logs.get(i);
+            builder.addLog(hexField(log, "address", 20, i), topics(log, i));
+        }
+        LogsBloom bloom = builder.build();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(bloom.toHex());
+        if (stats) {
+            out.println("logs " + logs.size());
+            out.println("bits-set " + bloom.bitsSet());
+            out.println("saturation " + String.format(Locale.ROOT, "%.4f", bloom.saturation()));
+        }
+        return 0;
+    }
+
+    static JsonNode readJson(String file) throws IOException {
+        byte[] bytes;
+        if (file == null || file.equals("-")) {
+            bytes = readBounded(System.in, "stdin");
+        } else {
+            Path path = Path.of(file);
+            long size = Files.size(path);
+            if (size > MAX_INPUT_BYTES) {
+                throw new IllegalArgumentException(file + " is " + size + " bytes; at most " + MAX_INPUT_BYTES
+                        + " are read");
+            }
+            bytes = Files.readAllBytes(path);
+        }
+        try {
+            return new ObjectMapper().readTree(bytes);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static byte[] readBounded(InputStream in, String what) throws IOException {
+        byte[] bytes = in.readNBytes((int) MAX_INPUT_BYTES + 1);
+        if (bytes.length > MAX_INPUT_BYTES) {
+            throw new IllegalArgumentException(what + " holds more than " + MAX_INPUT_BYTES + " bytes");
+        }
+        return bytes;
+    }
+
+    /** Finds the logs: a list of logs or receipts, an object with "logs", or a JSON-RPC "result". */
+    private static void collectLogs(JsonNode node, List<JsonNode> logs, String where) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            throw new IllegalArgumentException(where + " holds no logs");
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (element.has("logs") || element.has("result")) {
+                    collectLogs(element, logs, where);
+                } else if (element.isObject()) {
+                    logs.add(element);
+                } else {
+                    throw new IllegalArgumentException(where + " holds " + element.getNodeType().toString()
+                            .toLowerCase(Locale.ROOT) + " where a log object was expected");
+                }
+            }
+        } else if (node.has("result")) {
+            collectLogs(node.get("result"), logs, "result");
+        } else if (node.has("logs")) {
+            collectLogs(node.get("logs"), logs, "logs");
+        } else {
+            throw new IllegalArgumentException(
+                    where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
+        }
+    }
+
+    private static byte[] hexField(JsonNode log, String field, int length, int index) {
+        JsonNode value = log.get(field);
+        if (value == null || !value.isTextual()) {
+            throw new IllegalArgumentException("log " + index + " has no " + field + " string");
+        }
+        return Hex.decode(value.asText(), length, "log " + index + " " + field);
+    }
+
+    private static List<byte[]> topics(JsonNode log, int index) {
+        JsonNode topics = log.get("topics");
+        if (topics == null || !topics.isArray()) {
+            throw new IllegalArgumentException("log " + index + " has no topics list");
+        }
+        List<byte[]> out = new ArrayList<>();
+        for (int t = 0; t < topics.size(); t++) {
+            JsonNode topic = topics.get(t);
+            if (!topic.isTextual()) {
+                throw new IllegalArgumentException("log " + index + " topic " + t + " is not a string");
+            }
+            out.add(Hex.decode(topic.asText(), 32, "log " + index + " topic " + t));
+        }
+        return out;
+    }
+}

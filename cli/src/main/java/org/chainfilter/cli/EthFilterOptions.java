@@ -1,0 +1,52 @@
+package org.chainfilter.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import picocli.CommandLine.Option;
+
+/**
+ * The log filter options shared by the eth commands ({@code @Mixin}): {@code --address} (repeatable, or
+ * comma-separated: any of them) and {@code --topic} (repeatable: the first occurrence is topic position 0, the next
+ * position 1, and so on; comma-separated alternatives; {@code *} or {@code null} for a wildcard position), with
+ * go-ethereum's eth_getLogs semantics.
+ */
+final class EthFilterOptions {
+    @Option(names = "--address", paramLabel = "HEX", split = ",",
+            description = "A contract address (20 bytes); repeat or comma-separate for any of several.")
+    List<String> addresses = new ArrayList<>();
+
+    @Option(names = "--topic", paramLabel = "HEX[,HEX...]|*",
+            description = {"The next topic position (0, 1, 2, 3 in order): comma-separated alternatives (32 bytes",
+                "each), or '*' for any topic (the log must still have a topic there)."})
+    List<String> topics = new ArrayList<>();
+
+    /**
+     * The filter.
+     *
+     * @throws IllegalArgumentException on a malformed address or topic, or more than four positions
+     */
+    LogFilter filter() {
+        if (topics.size() > LogFilter.MAX_TOPICS) {
+            throw new IllegalArgumentException(
+                    topics.size() + " --topic positions given; at most " + LogFilter.MAX_TOPICS + " are allowed");
+        }
+        LogFilter.Builder builder = LogFilter.builder();
+        for (String address : addresses) {
+            builder.address(Hex.decode(address.strip(), 20, "address " + address.strip()));
+        }
+        for (int position = 0; position < topics.size(); position++) {
+            String spec = topics.get(position).strip();
+            if (spec.equals("*") || spec.equalsIgnoreCase("null") || spec.isEmpty()) {
+                builder.anyTopic(position);
+                continue;
+            }
+            for (String topic : spec.split(",", -1)) {
+                builder.topic(position, Hex.decode(topic.strip(), 32, "topic " + topic.strip()));
+            }
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,174 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.chainfilter.ethbloom.LogsBloom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code chainfilter eth} on published data: the Besu LogsBloomFilterTest log (hyperledger/besu
+ * evm/src/test/java/org/hyperledger/besu/evm/log/LogsBloomFilterTest.java, snapshot 3fd224e2e4) and the
+ * ethereum/execution-apis test chain's eth_getLogs fixture contract-addr.io (snapshot 033ca6e69d).
+ */
+class EthCommandTest {
+    private static final String NL = System.lineSeparator();
+    private static final String BESU_ADDRESS = "0x095e7baea6a6c7c4c2dfeb977efac326af552d87";
+    private static final String ZERO_TOPIC = "0x" + "00".repeat(32);
+    private static final String BESU_BLOOM = "0x"
+            + "0000000000000000100000000000000000000000000000000000000000000000"
+            + "0000000000000000000000000000000000000000000000000000000000000000"
+            + "0000000000000000000000000000000000000000000000000000000000000000"
+            + "0000000002000000000000000000080000000000000000000000000000000000"
+            + "0000000000000000000000000000000000000000000000000000000000000000"
+            + "0000000000000000040000000000000000000000000000000000000000000000"
+            + "0000000000000000000000000000000000000000000000000000000000002000"
+            + "0000000040000000000000000000000000000000000000000000000000000000";
+    private static final String LOG_JSON = "[{\"address\":\"" + BESU_ADDRESS + "\",\"topics\":[\"" + ZERO_TOPIC
+            + "\"],\"data\":\"0x1234\"}]";
+
+    /** execution-apis test chain: contract 0x7dcd...27df emits in blocks 2 and 4 (contract-addr.io). */
+    private static final String CONTRACT = "0x7dcd17433742f4c0ca53122ab541d0ba67fc27df";
+    private static final String EMIT = "0x00000000000000000000000000000000000000000000000000000000656d6974";
+
+    @Test
+    void bloomOfALogsFile(@TempDir Path dir) throws IOException {
+        Path logs = Files.writeString(dir.resolve("logs.json"), LOG_JSON);
+        CliRun run = CliRun.of("eth", "bloom", logs.toString());
+        assertEquals(0, run.status, run::toString);
+        assertEquals(LogsBloom.fromHex(BESU_BLOOM).toHex() + NL, run.out);
+    }
+
+    @Test
+    void bloomOfAReceiptAndOfAJsonRpcResponseFromStdin() {
+        String receipt = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"0x1\",\"logs\":" + LOG_JSON + "}}";
+        CliRun run = withStdin(receipt, () -> CliRun.of("eth", "bloom", "--stats"));
+        assertEquals(0, run.status, run::toString);
+        assertEquals(LogsBloom.fromHex(BESU_BLOOM).toHex() + NL + "logs 1" + NL + "bits-set 6" + NL
+                + "saturation 0.0029" + NL, run.out);
+        CliRun empty = withStdin("{\"logs\":[]}", () -> CliRun.of("eth", "bloom", "-"));
+        assertEquals(LogsBloom.EMPTY.toHex() + NL, empty.out);
+    }
+
+    @Test
+    void bloomRefusesMalformedLogs() {
+        assertFailure("chainfilter: log 0 address is 19 bytes; it must be exactly 20 bytes" + NL,
+                withStdin("[{\"address\":\"0x" + "11".repeat(19) + "\",\"topics\":[]}]", () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: log 0 topic 0 is 31 bytes; it must be exactly 32 bytes" + NL,
+                withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0x" + "22".repeat(31) + "\"]}]",
+                        () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: log 0 has no topics list" + NL,
+                withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\"}]", () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: input is neither a list of logs nor an object with \"logs\" or \"result\"" + NL,
+                withStdin("{\"foo\":1}", () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: input holds number where a log object was expected" + NL,
+                withStdin("[1]", () -> CliRun.of("eth", "bloom")));
+        CliRun notJson = withStdin("{", () -> CliRun.of("eth", "bloom"));
+        assertEquals(1, notJson.status);
+        assertTrue(notJson.err.startsWith("chainfilter: not JSON: "), notJson::toString);
+    }
+
+    @Test
+    void matchSaysCouldMatchOrNoMatch() {
+        CliRun could = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", BESU_ADDRESS,
+                "--topic", ZERO_TOPIC);
+        assertEquals(0, could.status, could::toString);
+        assertEquals("could match" + NL + "saturation 0.0029 (6 of 2048 bits set)" + NL, could.out);
+        CliRun no = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", CONTRACT);
+        assertEquals(EthMatchCommand.NO_MATCH, no.status, no::toString);
+        assertEquals("no match", no.out.lines().findFirst().orElseThrow());
+        CliRun alternatives = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", CONTRACT + ","
+                + BESU_ADDRESS, "--topic", "*", "--topic", EMIT + "," + ZERO_TOPIC);
+        assertEquals(0, alternatives.status, alternatives::toString);
+    }
+
+    @Test
+    void matchRefusesBadInput() {
+        assertFailure("chainfilter: logsBloom is 2 bytes; it must be exactly 256 bytes" + NL,
+                CliRun.of("eth", "match", "--bloom", "0x0000", "--address", CONTRACT));
+        assertFailure("chainfilter: address 0x1234 is 2 bytes; it must be exactly 20 bytes" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", "0x1234"));
+        assertFailure("chainfilter: 5 --topic positions given; at most 4 are allowed" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", "*", "--topic", "*",
+                        "--topic", "*", "--topic", "*"));
+        assertFailure("chainfilter: give exactly one of --bloom and --bloom-file" + NL,
+                CliRun.of("eth", "match", "--address", CONTRACT));
+    }
+
+    @Test
+    void indexBuildAndQueryOnTheExecutionApisChain(@TempDir Path dir) throws IOException {
+        // Blocks 1..4 of the test chain: block 2 and 4 hold the contract's logs (their blooms are recomputed from
+        // the fixture's logs), blocks 1 and 3 hold none of its logs (empty blooms here).
+        LogsBloom block2 = LogsBloom.builder().addLog(org.chainfilter.common.Hex.decode(CONTRACT), List.of(
+                org.chainfilter.common.Hex.decode(EMIT),
+                org.chainfilter.common.Hex.decode(
+                        "0xf4da19d6c17928e683661a52829cf391d3dc26d581152b81ce595a1207944f09"))).build();
+        LogsBloom block4 = LogsBloom.builder().addLog(org.chainfilter.common.Hex.decode(CONTRACT), List.of(
+                org.chainfilter.common.Hex.decode(EMIT),
+                org.chainfilter.common.Hex.decode(
+                        "0x95b7276947f6331672b0c63eca28c1d39f25286d5e2793d6a487837ff1475ba0"))).build();
+        List<String> lines = new ArrayList<>();
+        lines.add("# number bloom");
+        lines.add("1 " + LogsBloom.EMPTY.toHex());
+        lines.add("2 " + block2.toHex());
+        lines.add("");
+        lines.add("3 " + LogsBloom.EMPTY.toHex());
+        lines.add(block4.toHex().substring(2));
+        Path blooms = Files.write(dir.resolve("blooms.txt"), lines);
+        Path index = dir.resolve("index");
+
+        CliRun build = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", blooms.toString(),
+                "--first-block", "1");
+        assertEquals(0, build.status, build::toString);
+        assertEquals("appended 4 blocks; SectionIndex[blocks 1..4, 1 sections]" + NL, build.out);
+
+        CliRun query = CliRun.of("eth", "index", "query", "--index", index.toString(), "--address", CONTRACT);
+        assertEquals(0, query.status, query::toString);
+        assertEquals("2" + NL + "4" + NL, query.out);
+        assertEquals("2 candidate blocks of 4" + NL, query.err);
+
+        CliRun narrow = CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "3", "--to", "4",
+                "--topic", EMIT, "--topic", "0x95b7276947f6331672b0c63eca28c1d39f25286d5e2793d6a487837ff1475ba0");
+        assertEquals("4" + NL, narrow.out, narrow::toString);
+
+        assertFailure("chainfilter: block range 3..9 reaches outside the index, which covers blocks 1..4" + NL,
+                CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "3", "--to", "9"));
+
+        Path more = Files.writeString(dir.resolve("more.txt"), "7 " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: block 7 appended; the index expects block 5 next" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", more.toString(),
+                        "--first-block", "1"));
+        Path bad = Files.writeString(dir.resolve("bad.txt"), "5 0x00\n");
+        assertFailure("chainfilter: line 1: logsBloom is 1 bytes; it must be exactly 256 bytes" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(),
+                        "--first-block", "1"));
+        Path noIndex = dir.resolve("none");
+        assertFailure("chainfilter: " + noIndex + " holds no section index (index.meta is missing)" + NL,
+                CliRun.of("eth", "index", "query", "--index", noIndex.toString()));
+    }
+
+    private static void assertFailure(String expectedErr, CliRun run) {
+        assertEquals(1, run.status, run::toString);
+        assertEquals(expectedErr, run.err);
+    }
+
+    private static CliRun withStdin(String input, java.util.function.Supplier<CliRun> action) {
+        InputStream saved = System.in;
+        System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return action.get();
+        } finally {
+            System.setIn(saved);
+        }
+    }
+}
