@@ -1,0 +1,80 @@
+package org.chainfilter.bip37.bitcoinj;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Set;
+import org.bitcoinj.core.BloomFilter;
+import org.bitcoinj.core.FilteredBlock;
+import org.bitcoinj.core.ProtocolException;
+import org.chainfilter.bip37.Bip37BloomFilter;
+import org.chainfilter.bip37.MerkleBlock;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.OutPoint;
+import org.chainfilter.btcwire.Transaction;
+import org.junit.jupiter.api.Test;
+
+class BitcoinjAdaptersTest {
+
+    @Test
+    void blocksAndTransactionsRoundTripWithTheSameIds() {
+        for (String name : Blocks.NAMES) {
+            Block block = Blocks.block(name);
+            org.bitcoinj.core.Block theirs = BitcoinjAdapters.toBitcoinj(block);
+            assertEquals(block.hash(), BitcoinjAdapters.fromBitcoinj(theirs.getHash()));
+            assertEquals(block, BitcoinjAdapters.fromBitcoinj(theirs));
+            for (int i = 0; i < block.transactions().size(); i++) {
+                Transaction tx = block.transactions().get(i);
+                org.bitcoinj.core.Transaction theirTx = theirs.getTransactions().get(i);
+                assertEquals(tx.txid(), BitcoinjAdapters.fromBitcoinj(theirTx.getTxId()));
+                assertEquals(tx, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(tx)));
+            }
+        }
+    }
+
+    @Test
+    void hashesAndOutpointsKeepTheirByteOrder() {
+        Hash256 txid = Hash256.fromDisplayHex("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        assertEquals("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b",
+                BitcoinjAdapters.toBitcoinj(txid).toString());
+        OutPoint outPoint = new OutPoint(txid, 3);
+        assertArrayEquals(outPoint.toBytes(), BitcoinjAdapters.toBitcoinj(outPoint).serialize());
+        assertEquals(outPoint, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(outPoint)));
+    }
+
+    @Test
+    void filtersKeepEveryByteIncludingTheFlags() {
+        Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(20, 0.001, 0x80000001, 2);
+        filter.insert(new byte[] {1, 2, 3});
+        BloomFilter theirs = BitcoinjAdapters.toBitcoinj(filter);
+        assertArrayEquals(filter.toFilterLoad(), theirs.serialize());
+        assertEquals(filter, BitcoinjAdapters.fromBitcoinj(theirs));
+        assertEquals(BloomFilter.BloomUpdate.UPDATE_P2PUBKEY_ONLY, theirs.getUpdateFlag());
+    }
+
+    @Test
+    void merkleBlocksRoundTripAndBitcoinjAgreesOnTheMatches() {
+        Block block = Blocks.block("block_13b8a");
+        MerkleBlock ours = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(1), block.txids().get(8)));
+        FilteredBlock theirs = BitcoinjAdapters.toBitcoinj(ours);
+        assertEquals(List.of(BitcoinjAdapters.toBitcoinj(block.txids().get(1)),
+                BitcoinjAdapters.toBitcoinj(block.txids().get(8))), theirs.getTransactionHashes());
+        assertEquals(ours, BitcoinjAdapters.fromBitcoinj(theirs));
+    }
+
+    /** bitcoinj refuses an oversized filter on read, as Core does after reading. */
+    @Test
+    void bitcoinjRefusesWhatCoreRefuses() {
+        byte[] payload = new byte[3 + 36001 + 9];
+        payload[0] = (byte) 0xfd;
+        payload[1] = (byte) 0xa1;
+        payload[2] = (byte) 0x8c;
+        assertThrows(ProtocolException.class, () -> BloomFilter.read(java.nio.ByteBuffer.wrap(payload)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.parseFilterLoad(payload));
+        assertEquals("filter is 36001 bytes; BIP37 allows at most 36000", e.getMessage());
+    }
+}
