@@ -151,14 +151,18 @@ final class RpcSession {
             }
         }
         Attempts attempts = new Attempts("eth_getLogs");
+        // After a refusal, one range at a time until one passes: a batch of ranges at a span the provider refuses
+        // would be refused as many times as it has ranges.
+        boolean probing = false;
         while (!pending.isEmpty()) {
-            List<BlockRange> batch = take(pending);
+            List<BlockRange> batch = probing ? List.of(pending.poll()) : take(pending);
             List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
             for (BlockRange range : batch) {
                 requests.add(web3j.ethGetLogs(ethFilter(filter, range)));
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
+            boolean refused = false;
             for (int i = batch.size() - 1; i >= 0; i--) {
                 BlockRange range = batch.get(i);
                 Outcome outcome = outcomes.get(i);
@@ -177,12 +181,11 @@ final class RpcSession {
                             throw new ScanException("eth_getLogs for block " + range.first
                                     + " alone exceeds the provider's limit: " + outcome.problem);
                         }
-                        long half = range.span() / 2;
-                        maxLogSpan = Math.min(maxLogSpan, half);
+                        maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
                         rangeSplits++;
+                        refused = true;
                         listener.onRangeSplit(range.first, range.last, outcome.problem);
-                        pending.addFirst(new BlockRange(range.first + half, range.last));
-                        pending.addFirst(new BlockRange(range.first, range.first + half - 1));
+                        pending.addFirst(range);
                         break;
                     case FATAL:
                         throw new ScanException("eth_getLogs " + range.first + ".." + range.last + " failed: "
@@ -192,6 +195,17 @@ final class RpcSession {
                         pending.addFirst(range);
                 }
             }
+            if (refused) {
+                List<BlockRange> recut = new ArrayList<>();
+                for (BlockRange range : pending) {
+                    for (long first = range.first; first <= range.last; first += maxLogSpan) {
+                        recut.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
+                    }
+                }
+                pending.clear();
+                pending.addAll(recut);
+            }
+            probing = refused || probing && problem != null;
             settle(attempts, outcomes, problem);
         }
         return logs;

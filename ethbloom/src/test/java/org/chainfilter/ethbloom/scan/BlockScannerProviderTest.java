@@ -1,0 +1,386 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.FakeProvider.FakeBlock;
+import org.chainfilter.ethbloom.scan.FakeProvider.FakeLog;
+import org.chainfilter.ethbloom.scan.FakeProvider.Scripted;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.http.HttpService;
+
+/**
+ * The scanner against a fake provider on 127.0.0.1 that answers with the error shapes of real providers: range limits
+ * (split), transient failures (retry with backoff, bounded), fatal errors (stop), batch limits, answers out of order,
+ * unknown blooms, confirmations, checkpoints and reorganisations.
+ */
+class BlockScannerProviderTest {
+    private static final LogFilter TOPIC_2 = LogFilter.builder().topic(0, FakeProvider.topic(2)).build();
+    private static final LogFilter ADDRESS_1_OR_3 = LogFilter.builder()
+            .address(FakeProvider.address(1), FakeProvider.address(3)).build();
+
+    private FakeProvider provider = new FakeProvider(FakeProvider.chain(300, 11));
+    private final List<Duration> sleeps = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        provider.close();
+    }
+
+    private BlockScanner.Builder scanner() {
+        return BlockScanner.builder(new HttpService(provider.url()))
+                .retryPolicy(RetryPolicy.of(5, Duration.ofMillis(100), Duration.ofMillis(300)))
+                .sleeper(sleeps::add);
+    }
+
+    private List<String> expected(LogFilter filter, long from, long to) {
+        List<String> logs = new ArrayList<>();
+        for (int n = (int) from; n <= to; n++) {
+            List<FakeLog> blockLogs = provider.chain.get(n).logs;
+            for (int i = 0; i < blockLogs.size(); i++) {
+                if (filter.matches(blockLogs.get(i).address(), blockLogs.get(i).topics())) {
+                    logs.add(n + "/" + i);
+                }
+            }
+        }
+        return logs;
+    }
+
+    private static String text(Log log) {
+        return log.getBlockNumber() + "/" + log.getLogIndex();
+    }
+
+    private List<String> scan(BlockScanner scanner, LogFilter filter, long from, long to) {
+        List<String> logs = new ArrayList<>();
+        scanner.scan(filter, from, to, log -> logs.add(text(log)));
+        return logs;
+    }
+
+    @Test
+    void emitsExactlyTheMatchingLogsInChainOrderAndSkipsByBloom() {
+        for (LogFilter filter : List.of(TOPIC_2, ADDRESS_1_OR_3, LogFilter.matchAll())) {
+            List<String> logs = new ArrayList<>();
+            ScanSummary summary = scanner().headerBatchSize(32).build()
+                    .scan(filter, 5, 290, log -> logs.add(text(log)));
+            assertEquals(expected(filter, 5, 290), logs, filter.toString());
+            assertEquals(286, summary.blocksScanned());
+            assertEquals(logs.size(), summary.logsEmitted());
+            if (!filter.isMatchAll()) {
+                assertTrue(summary.blocksSkippedByBloom() > 100, summary.report());
+            }
+        }
+        assertEquals(List.of(), sleeps);
+    }
+
+    static Stream<Arguments> rangeRefusals() {
+        return Stream.of(
+                Arguments.of(-32005, "query returned more than 10000 results. Try with this block range [0x1, 0x4]."),
+                Arguments.of(-32602, "eth_getLogs block range exceeds limit of 4"),
+                Arguments.of(-32000, "block range is too large"),
+                Arguments.of(-32000, "exceed maximum block range: 4"),
+                Arguments.of(-32602, "Log response size exceeded. You can make eth_getLogs requests with up to a 4"
+                        + " block range"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("rangeRefusals")
+    void splitsRangesTheProviderRefusesAndRemembersTheLimit(int code, String message) {
+        provider.limitLogRange(4, code, message);
+        List<String> splits = new ArrayList<>();
+        ScanSummary summary;
+        List<String> logs = new ArrayList<>();
+        summary = scanner().listener(new ScanListener() {
+            @Override
+            public void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
+                splits.add(fromBlock + ".." + toBlockInclusive + " " + problem);
+            }
+        }).build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
+
+        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertTrue(summary.rangeSplits() > 0);
+        assertEquals(summary.rangeSplits(), splits.size());
+        assertTrue(splits.get(0).startsWith("0..99 error " + code + ": " + message), splits.get(0));
+        for (long[] range : provider.logRangesAnswered) {
+            assertTrue(range[1] - range[0] + 1 <= 4);
+        }
+        // Halving 100 blocks reaches 3 after five refusals; the narrower span is kept, so later batches pass at once.
+        assertTrue(provider.refusedRanges.get() <= 8, "refused " + provider.refusedRanges.get());
+        assertEquals(List.of(), sleeps, "a range refusal is not a transient failure");
+    }
+
+    @Test
+    void anHttp413IsARangeRefusal() {
+        provider.maxLogRange = 4;
+        provider.refuseRangesWithHttp413 = true;
+        List<String> logs = new ArrayList<>();
+        ScanSummary summary = scanner().build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
+        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertTrue(summary.rangeSplits() > 0);
+        for (long[] range : provider.logRangesAnswered) {
+            assertTrue(range[1] - range[0] + 1 <= 4);
+        }
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void aBlockThatAloneExceedsTheLimitStopsTheScan() {
+        provider.limitLogRange(0, -32005, "query returned more than 10000 results");
+        ScanException e = assertThrows(ScanException.class, () -> scan(scanner().build(), LogFilter.matchAll(), 4, 9));
+        assertEquals("eth_getLogs for block 4 alone exceeds the provider's limit: error -32005: query returned more"
+                + " than 10000 results", e.getMessage());
+    }
+
+    @Test
+    void retriesTransientFailuresWithExponentialBackoff() {
+        provider.script.add(new Scripted(429, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":429,"
+                + "\"message\":\"Too Many Requests\"}}"));
+        provider.script.add(new Scripted(503, "Service Unavailable"));
+        provider.script.add(new Scripted(200, "{\"jsonrpc\":\"2.0\",\"id\":0,\"error\":{\"code\":-32005,"
+                + "\"message\":\"daily request count exceeded, request rate limited\"}}"));
+        List<String> retries = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        ScanSummary summary = scanner().listener(new ScanListener() {
+            @Override
+            public void onRetry(String call, int failure, Duration delay, String problem) {
+                retries.add(call + " #" + failure + " after " + delay.toMillis() + " ms");
+            }
+        }).build().scan(TOPIC_2, 0, 150, log -> logs.add(text(log)));
+
+        assertEquals(expected(TOPIC_2, 0, 150), logs);
+        assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300)), sleeps);
+        assertEquals(List.of("eth_blockNumber #1 after 100 ms", "eth_blockNumber #2 after 200 ms",
+                "eth_blockNumber #3 after 300 ms"), retries);
+        assertEquals(3, summary.retries());
+    }
+
+    @Test
+    void aLaggingBackendThatAnswersNullForAKnownBlockIsRetried() {
+        provider.nullOnceAt = 39;
+        List<String> logs = scan(scanner().build(), TOPIC_2, 0, 120);
+        assertEquals(expected(TOPIC_2, 0, 120), logs);
+        assertEquals(List.of(Duration.ofMillis(100)), sleeps);
+    }
+
+    @Test
+    void givesUpAfterTheRetryLimitNamingTheLastError() {
+        for (int i = 0; i < 10; i++) {
+            provider.script.add(new Scripted(503, "Service Unavailable"));
+        }
+        ScanException e = assertThrows(ScanException.class, () -> scan(scanner().build(), TOPIC_2, 0, 10));
+        assertTrue(e.getMessage().startsWith("eth_blockNumber failed 5 times in a row (retry limit 5); last error: "
+                + "ClientConnectionException: Invalid response received: 503;"), e.getMessage());
+        assertEquals(4, sleeps.size());
+    }
+
+    @Test
+    void stopsAtOnceOnAFatalError() {
+        provider.script.add(new Scripted(200, "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":\"0x12b\"}"));
+        provider.script.add(new Scripted(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,"
+                + "\"message\":\"the method eth_getBlockByNumber does not exist/is not available\"}}"));
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(scanner().headerBatchSize(1).build(), TOPIC_2, 0, 10));
+        assertEquals("eth_getBlockByNumber(0) failed: error -32601: the method eth_getBlockByNumber does not"
+                + " exist/is not available", e.getMessage());
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void aBatchRefusedAsAWholeIsSentInSmallerBatches() {
+        provider.maxBatch = 10;
+        List<String> logs = scan(scanner().headerBatchSize(100).build(), ADDRESS_1_OR_3, 0, 299);
+        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        List<Integer> sizes = provider.batchSizes;
+        assertEquals(List.of(100, 50, 25, 12, 6), sizes.subList(0, 5));
+        assertTrue(sizes.subList(5, sizes.size()).stream().allMatch(size -> size <= 6), sizes.toString());
+    }
+
+    @Test
+    void batchAnswersOutOfOrderAreMatchedById() {
+        provider.reverseBatches = true;
+        List<String> logs = scan(scanner().headerBatchSize(50).build(), ADDRESS_1_OR_3, 0, 299);
+        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+    }
+
+    @Test
+    void aMissingEmptyOrMalformedBloomIsUnknownAndTheBlockIsFetched() {
+        int[] unknown = {9, 11, 13, 14};
+        provider.chain.get(9).logsBloom = null;
+        provider.chain.get(11).logsBloom = "0x";
+        provider.chain.get(13).logsBloom = "0x" + "00".repeat(255);
+        provider.chain.get(14).logsBloom = "0x" + "zz".repeat(256);
+        for (int n : unknown) {
+            // A filter for exactly one log of the block: only an unknown bloom lets the scanner find it.
+            FakeLog log = provider.chain.get(n).logs.get(0);
+            LogFilter filter = LogFilter.of(List.of(log.address()), log.topics().stream().map(List::of).toList());
+            List<String> logs = new ArrayList<>();
+            ScanSummary summary = scanner().build().scan(filter, 8, 16, found -> logs.add(text(found)));
+            assertEquals(expected(filter, 8, 16), logs);
+            assertTrue(logs.contains(n + "/0"), n + ": " + logs);
+            assertEquals(4, summary.unknownBloomBlocks());
+            assertEquals(9, summary.blocksScanned());
+        }
+    }
+
+    @Test
+    void saturatedBloomsAreReportedPlainly() {
+        for (FakeBlock block : provider.chain) {
+            block.logsBloom = "0x" + "ff".repeat(256);
+        }
+        ScanSummary summary = scanner().build().scan(TOPIC_2, 0, 299, log -> { });
+        assertEquals(0, summary.blocksSkippedByBloom());
+        assertEquals(1.0, summary.meanSaturation());
+        assertEquals(300, summary.saturatedBlocks());
+        assertTrue(summary.verdict().contains("The blooms are saturated (100 % of the 2048 bits set on average, 300 of"
+                + " 300 blocks at least 80 % full)"), summary.verdict());
+        assertTrue(summary.verdict().contains("skipping did not help"), summary.verdict());
+        assertEquals(300 - expected(TOPIC_2, 0, 299).stream().map(l -> l.split("/")[0]).distinct().count(),
+                summary.falsePositiveBlocks());
+    }
+
+    @Test
+    void staysTheConfirmationDepthBehindTheHead() {
+        ScanSummary summary = scanner().confirmations(50).build().scan(TOPIC_2, 200, 299, log -> { });
+        assertEquals(249, summary.lastBlock());
+        assertEquals(249, provider.highestHeaderRequested.get());
+        assertFalse(summary.reachedRequestedEnd());
+        assertTrue(summary.report().contains("stopped short of the requested block 299 (not yet confirmed)"),
+                summary.report());
+
+        ScanSummary nothingYet = scanner().confirmations(50).build().scan(TOPIC_2, 260, 299, log -> { });
+        assertEquals(0, nothingYet.blocksScanned());
+        assertEquals(259, nothingYet.lastBlock());
+    }
+
+    @Test
+    void checkpointsAfterEveryBlockWithLogsAndResumesAfterIt() {
+        RecordingStore store = new RecordingStore();
+        List<String> logs = new ArrayList<>();
+        scanner().checkpoints(store).headerBatchSize(40).build().scan(TOPIC_2, 0, 99, log -> {
+            // When a log arrives, the checkpoint is still before its block.
+            assertTrue(store.saved.isEmpty() || store.last().nextBlock() <= log.getBlockNumber().longValue());
+            logs.add(text(log));
+        });
+        assertEquals(100, store.last().nextBlock());
+        assertEquals(provider.chain.get(99).hash, store.last().lastBlockHash());
+        for (String log : expected(TOPIC_2, 0, 99)) {
+            long block = Long.parseLong(log.split("/")[0]);
+            assertTrue(store.saved.stream().anyMatch(c -> c.nextBlock() == block + 1), "checkpoint after " + block);
+        }
+
+        List<String> resumed = new ArrayList<>();
+        ScanSummary summary = scanner().checkpoints(store).build()
+                .scan(TOPIC_2, 0, 299, log -> resumed.add(text(log)));
+        assertTrue(summary.resumed());
+        assertEquals(100, summary.firstBlock());
+        assertEquals(expected(TOPIC_2, 100, 299), resumed);
+    }
+
+    @Test
+    void aConsumerThatThrowsLeavesTheCheckpointBeforeItsBlockSoThatBlockIsEmittedAgain() {
+        RecordingStore store = new RecordingStore();
+        List<String> all = expected(ADDRESS_1_OR_3, 0, 299);
+        String failAt = all.get(all.size() / 2);
+        long failBlock = Long.parseLong(failAt.split("/")[0]);
+        List<String> first = new ArrayList<>();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> scanner().checkpoints(store)
+                .build().scan(ADDRESS_1_OR_3, 0, 299, log -> {
+                    if (text(log).equals(failAt)) {
+                        throw new IllegalStateException("consumer failed");
+                    }
+                    first.add(text(log));
+                }));
+        assertEquals("consumer failed", thrown.getMessage());
+        assertTrue(store.last().nextBlock() <= failBlock);
+
+        List<String> second = new ArrayList<>();
+        scanner().checkpoints(store).build().scan(ADDRESS_1_OR_3, 0, 299, log -> second.add(text(log)));
+        assertEquals(all.subList(all.indexOf(failAt), all.size()),
+                second.subList(second.indexOf(failAt), second.size()));
+        // At least once: only logs of the failing block can come twice.
+        List<String> twice = new ArrayList<>(first);
+        twice.retainAll(second);
+        assertTrue(twice.stream().allMatch(l -> Long.parseLong(l.split("/")[0]) == failBlock), twice.toString());
+        List<String> union = new ArrayList<>(first);
+        second.stream().filter(l -> !first.contains(l)).forEach(union::add);
+        assertEquals(all, union);
+    }
+
+    @Test
+    void aReorganisationBelowTheCheckpointIsReported() {
+        RecordingStore store = new RecordingStore();
+        scanner().checkpoints(store).build().scan(TOPIC_2, 0, 99, log -> { });
+        provider.chain.get(99).hash = FakeProvider.hash(99, 1);
+        ScanException e = assertThrows(ScanException.class,
+                () -> scanner().checkpoints(store).confirmations(3).build().scan(TOPIC_2, 0, 299, log -> { }));
+        assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but the checkpoint recorded "
+                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint (deeper than 3"
+                + " confirmations); rescan from an earlier block with a new checkpoint", e.getMessage());
+    }
+
+    @Test
+    void aLogWhoseBlockHashDisagreesWithItsHeaderStopsTheScan() {
+        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        provider.wrongLogBlockHashAt = provider.chain.get(Integer.parseInt(block)).hash;
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
+        assertTrue(e.getMessage().startsWith("a log of block " + block + " has block hash "), e.getMessage());
+        assertTrue(e.getMessage().endsWith("the chain reorganised during the scan; use more confirmations"));
+    }
+
+    @Test
+    void refusesBadArguments() {
+        BlockScanner scanner = scanner().build();
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> scanner.scan(TOPIC_2, -1, 10, log -> { }));
+        assertEquals("fromBlock is -1; block numbers start at 0", negative.getMessage());
+        IllegalArgumentException backwards = assertThrows(IllegalArgumentException.class,
+                () -> scanner.scan(TOPIC_2, 10, 9, log -> { }));
+        assertEquals("toBlock 9 is below fromBlock 10", backwards.getMessage());
+        assertEquals("header batch size is 1001; it must be 1..1000", assertThrows(IllegalArgumentException.class,
+                () -> scanner().headerBatchSize(1001)).getMessage());
+        assertEquals("header batch size is 0; it must be 1..1000", assertThrows(IllegalArgumentException.class,
+                () -> scanner().headerBatchSize(0)).getMessage());
+        assertEquals("max log range is 0 blocks; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> scanner().maxLogRangeBlocks(0)).getMessage());
+        assertEquals("confirmations is -1; it must not be negative", assertThrows(IllegalArgumentException.class,
+                () -> scanner().confirmations(-1)).getMessage());
+    }
+
+    /** Keeps every checkpoint saved, in order. */
+    private static final class RecordingStore implements CheckpointStore {
+        final List<Checkpoint> saved = new ArrayList<>();
+
+        @Override
+        public Optional<Checkpoint> load() {
+            return saved.isEmpty() ? Optional.empty() : Optional.of(last());
+        }
+
+        @Override
+        public void save(Checkpoint checkpoint) {
+            assertTrue(saved.isEmpty() || checkpoint.nextBlock() > last().nextBlock(), "checkpoints only move forward");
+            saved.add(checkpoint);
+        }
+
+        Checkpoint last() {
+            return saved.get(saved.size() - 1);
+        }
+    }
+
+    static String hex(byte[] bytes) {
+        return "0x" + Hex.encode(bytes);
+    }
+}

@@ -1,0 +1,259 @@
+package org.chainfilter.ethbloom.scan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogsBloom;
+
+/**
+ * A JSON-RPC provider on 127.0.0.1 serving a synthetic chain, with the misbehaviour of real providers on demand: a
+ * block-range limit answered with a chosen error shape, scripted replies (HTTP status or raw body) for the next
+ * requests, a batch-size limit answered with a single error object, batch answers in reverse order. Its
+ * {@code eth_getLogs} ignores the filter and returns every log of the range, so the scanner's exact match is what
+ * decides.
+ */
+final class FakeProvider implements AutoCloseable {
+    /** A log of the synthetic chain. */
+    record FakeLog(byte[] address, List<byte[]> topics) {
+    }
+
+    /** A block: its hash, the logsBloom text served (null: field absent), its logs. */
+    static final class FakeBlock {
+        String hash;
+        String logsBloom;
+        final List<FakeLog> logs;
+
+        FakeBlock(String hash, String logsBloom, List<FakeLog> logs) {
+            this.hash = hash;
+            this.logsBloom = logsBloom;
+            this.logs = logs;
+        }
+    }
+
+    /** A reply sent instead of the normal answer: an HTTP status and body. */
+    record Scripted(int status, String body) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final List<FakeBlock> chain;
+    final ConcurrentLinkedDeque<Scripted> script = new ConcurrentLinkedDeque<>();
+    final List<long[]> logRangesAnswered = new CopyOnWriteArrayList<>();
+    final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    final AtomicInteger refusedRanges = new AtomicInteger();
+    final AtomicInteger highestHeaderRequested = new AtomicInteger(-1);
+    volatile long maxLogRange = Long.MAX_VALUE;
+    volatile int rangeErrorCode;
+    volatile String rangeErrorMessage;
+    volatile int maxBatch = Integer.MAX_VALUE;
+    volatile boolean reverseBatches;
+    /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
+    volatile boolean refuseRangesWithHttp413;
+    volatile String wrongLogBlockHashAt;
+    /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
+    volatile int nullOnceAt = -1;
+    private final HttpServer server;
+
+    FakeProvider(List<FakeBlock> chain) {
+        this.chain = chain;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Refuses {@code eth_getLogs} ranges wider than {@code blocks} with this error object. */
+    void limitLogRange(long blocks, int code, String message) {
+        maxLogRange = blocks;
+        rangeErrorCode = code;
+        rangeErrorMessage = message;
+    }
+
+    /**
+     * A chain of {@code blocks} blocks; block i holds {@code i % 7 == 3 ? 0 : i % 4} logs drawn with a seeded random
+     * from small pools of addresses and topics, and its exact bloom.
+     */
+    static List<FakeBlock> chain(int blocks, long seed) {
+        Random random = new Random(seed);
+        List<FakeBlock> chain = new ArrayList<>();
+        for (int n = 0; n < blocks; n++) {
+            List<FakeLog> logs = new ArrayList<>();
+            int count = n % 7 == 3 ? 0 : n % 4;
+            LogsBloom.Builder bloom = LogsBloom.builder();
+            for (int i = 0; i < count; i++) {
+                List<byte[]> topics = new ArrayList<>();
+                int topicCount = random.nextInt(4);
+                for (int t = 0; t < topicCount; t++) {
+                    topics.add(topic(random.nextInt(6)));
+                }
+                FakeLog log = new FakeLog(address(random.nextInt(5)), topics);
+                logs.add(log);
+                bloom.addLog(log.address, log.topics);
+            }
+            chain.add(new FakeBlock(hash(n, 0), bloom.build().toHex(), logs));
+        }
+        return chain;
+    }
+
+    static byte[] address(int i) {
+        byte[] address = new byte[20];
+        address[19] = (byte) (0xa0 + i);
+        return address;
+    }
+
+    static byte[] topic(int i) {
+        byte[] topic = new byte[32];
+        topic[0] = (byte) 0x70;
+        topic[31] = (byte) i;
+        return topic;
+    }
+
+    static String hash(int block, int version) {
+        return String.format("0x%056x%08x", block + 1, version);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            Scripted scripted = script.poll();
+            if (scripted != null) {
+                reply(exchange, scripted.status, scripted.body);
+                return;
+            }
+            if (refuseRangesWithHttp413 && hasTooWideLogRange(request)) {
+                refusedRanges.incrementAndGet();
+                reply(exchange, 413, "Request Entity Too Large");
+                return;
+            }
+            if (!request.isArray()) {
+                reply(exchange, 200, JSON.writeValueAsString(answer(request)));
+                return;
+            }
+            batchSizes.add(request.size());
+            if (request.size() > maxBatch) {
+                reply(exchange, 200, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                        + "\"message\":\"batch size too large: at most " + maxBatch + " calls\"}}");
+                return;
+            }
+            List<JsonNode> answers = new ArrayList<>();
+            request.forEach(call -> answers.add(answer(call)));
+            if (reverseBatches) {
+                Collections.reverse(answers);
+            }
+            ArrayNode array = JSON.createArrayNode();
+            answers.forEach(array::add);
+            reply(exchange, 200, JSON.writeValueAsString(array));
+        }
+    }
+
+    private boolean hasTooWideLogRange(JsonNode request) {
+        for (JsonNode call : request.isArray() ? request : JSON.createArrayNode().add(request)) {
+            if (call.get("method").asText().equals("eth_getLogs")) {
+                JsonNode filter = call.get("params").get(0);
+                if (Long.decode(filter.get("toBlock").asText()) - Long.decode(filter.get("fromBlock").asText()) + 1
+                        > maxLogRange) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private JsonNode answer(JsonNode call) {
+        ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0");
+        answer.set("id", call.get("id"));
+        JsonNode params = call.get("params");
+        switch (call.get("method").asText()) {
+            case "eth_blockNumber":
+                return answer.put("result", "0x" + Integer.toHexString(chain.size() - 1));
+            case "eth_getBlockByNumber": {
+                int n = Integer.decode(params.get(0).asText());
+                highestHeaderRequested.accumulateAndGet(n, Math::max);
+                if (n == nullOnceAt) {
+                    nullOnceAt = -1;
+                    return answer.putNull("result");
+                }
+                if (n >= chain.size()) {
+                    return answer.putNull("result");
+                }
+                ObjectNode block = answer.putObject("result").put("number", "0x" + Integer.toHexString(n))
+                        .put("hash", chain.get(n).hash).put("parentHash", n == 0 ? hash(0, 99) : chain.get(n - 1).hash);
+                if (chain.get(n).logsBloom != null) {
+                    block.put("logsBloom", chain.get(n).logsBloom);
+                }
+                block.putArray("transactions");
+                return answer;
+            }
+            case "eth_getLogs": {
+                long from = Long.decode(params.get(0).get("fromBlock").asText());
+                long to = Long.decode(params.get(0).get("toBlock").asText());
+                if (to - from + 1 > maxLogRange) {
+                    refusedRanges.incrementAndGet();
+                    answer.putObject("error").put("code", rangeErrorCode).put("message", rangeErrorMessage);
+                    return answer;
+                }
+                logRangesAnswered.add(new long[] {from, to});
+                ArrayNode logs = answer.putArray("result");
+                for (int n = (int) from; n <= to && n < chain.size(); n++) {
+                    int index = 0;
+                    for (FakeLog log : chain.get(n).logs) {
+                        ObjectNode json = logs.addObject().put("removed", false)
+                                .put("logIndex", "0x" + Integer.toHexString(index))
+                                .put("transactionIndex", "0x" + Integer.toHexString(index))
+                                .put("transactionHash", String.format("0x%060x%04x", n, index))
+                                .put("blockHash", chain.get(n).hash.equals(wrongLogBlockHashAt)
+                                        ? hash(n, 7) : chain.get(n).hash)
+                                .put("blockNumber", "0x" + Integer.toHexString(n))
+                                .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
+                        ArrayNode topics = json.putArray("topics");
+                        log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
+                        index++;
+                    }
+                }
+                return answer;
+            }
+            default:
+                answer.putObject("error").put("code", -32601)
+                        .put("message", "the method " + call.get("method").asText() + " does not exist/is not available");
+                return answer;
+        }
+    }
+
+    private static void reply(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,89 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.chainfilter.ethbloom.LogFilter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileCheckpointStoreTest {
+    private static final String HASH = "0x" + "1f".repeat(32);
+    private static final String FINGERPRINT = Checkpoint.fingerprint(LogFilter.matchAll());
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void savesAndLoadsAndReplacesAtomically() throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir.resolve("scan.checkpoint"));
+        assertEquals(Optional.empty(), store.load());
+        store.save(new Checkpoint(17, HASH, FINGERPRINT));
+        assertEquals(Optional.of(new Checkpoint(17, HASH, FINGERPRINT)), store.load());
+        store.save(new Checkpoint(18_000_000_000L, HASH, FINGERPRINT));
+        assertEquals(18_000_000_000L, new FileCheckpointStore(store.file()).load().orElseThrow().nextBlock());
+        assertFalse(Files.exists(dir.resolve("scan.checkpoint.tmp")), "the temporary file is renamed away");
+        // Golden form: a change of the format must fail here.
+        assertEquals("chainfilter-eth-scan-checkpoint=1\nnextBlock=18000000000\nlastBlockHash=" + HASH + "\nfilter="
+                + FINGERPRINT + "\n", Files.readString(store.file(), StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void refusesFilesThatAreNotCheckpoints() throws IOException {
+        Path file = dir.resolve("bad.checkpoint");
+        FileCheckpointStore store = new FileCheckpointStore(file);
+
+        Files.write(file, new byte[FileCheckpointStore.MAX_FILE_BYTES + 1]);
+        assertEquals("checkpoint " + file + " is 4097 bytes; a checkpoint is at most 4096",
+                assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, "nextBlock=5\n");
+        assertEquals("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint"
+                + " (chainfilter-eth-scan-checkpoint=null)", assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, "chainfilter-eth-scan-checkpoint=1\nnextBlock=five\n");
+        assertEquals("checkpoint " + file + " is malformed: nextBlock is 'five', not a decimal block number",
+                assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, "chainfilter-eth-scan-checkpoint=1\nnextBlock=5\nfilter=" + FINGERPRINT + "\n");
+        assertEquals("checkpoint " + file + " is malformed: field lastBlockHash is missing",
+                assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, "chainfilter-eth-scan-checkpoint=1\nnextBlock=5\nlastBlockHash=0x12\nfilter="
+                + FINGERPRINT + "\n");
+        assertEquals("checkpoint " + file + " is malformed: checkpoint lastBlockHash is '0x12'; expected 0x and 64"
+                + " lower-case hex digits", assertThrows(ScanException.class, store::load).getMessage());
+    }
+
+    @Test
+    void checkpointValuesAreChecked() {
+        assertEquals("checkpoint nextBlock is 0; it must be at least 1 (a checkpoint is written after a block is"
+                + " scanned)", assertThrows(IllegalArgumentException.class,
+                        () -> new Checkpoint(0, HASH, FINGERPRINT)).getMessage());
+        assertEquals("checkpoint filter fingerprint is 'abc'; expected 64 lower-case hex digits",
+                assertThrows(IllegalArgumentException.class, () -> new Checkpoint(1, HASH, "abc")).getMessage());
+    }
+
+    @Test
+    void theFingerprintTellsFiltersApartAndIgnoresHowTheyWereBuilt() {
+        byte[] address = new byte[20];
+        byte[] topic = new byte[32];
+        topic[0] = 1;
+        LogFilter built = LogFilter.builder().address(address).topic(1, topic).build();
+        LogFilter fromLists = LogFilter.of(java.util.List.of(address),
+                java.util.Arrays.asList(null, java.util.List.of(topic)));
+        assertEquals(Checkpoint.fingerprint(built), Checkpoint.fingerprint(fromLists));
+        assertNotEquals(Checkpoint.fingerprint(built), Checkpoint.fingerprint(LogFilter.builder().address(address)
+                .topic(0, topic).build()));
+        assertNotEquals(Checkpoint.fingerprint(built), FINGERPRINT);
+        assertTrue(Checkpoint.fingerprint(built).matches("[0-9a-f]{64}"));
+    }
+}

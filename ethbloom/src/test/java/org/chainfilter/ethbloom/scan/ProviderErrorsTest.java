@@ -1,0 +1,62 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.web3j.protocol.exceptions.ClientConnectionException;
+import org.junit.jupiter.api.Test;
+
+/** The error shapes of public providers and clients, and what the scanner makes of them. */
+class ProviderErrorsTest {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // Infura
+        "-32005|query returned more than 10000 results. Try with this block range [0x1, 0x2].|TOO_LARGE",
+        "-32005|daily request count exceeded, request rate limited|TRANSIENT",
+        "-32005|limit exceeded|TOO_LARGE",
+        // Alchemy
+        "-32602|Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range|TOO_LARGE",
+        "429|Your app has exceeded its compute units per second capacity|TRANSIENT",
+        // QuickNode, Ankr, geth --rpc.rangelimit, Besu
+        "-32000|block range is too large|TOO_LARGE",
+        "-32602|eth_getLogs block range exceeds limit of 10000|TOO_LARGE",
+        "-32000|exceed maximum block range: 5000|TOO_LARGE",
+        "-32602|Requested range exceeds maximum range limit|TOO_LARGE",
+        // lagging backends, overloaded nodes
+        "-32000|header not found|TRANSIENT",
+        "-32000|unknown block|TRANSIENT",
+        "-32000|request timed out|TRANSIENT",
+        "-32603|internal error|TRANSIENT",
+        // wrong requests
+        "-32601|the method eth_getLogs does not exist/is not available|FATAL",
+        "-32602|invalid argument 0: hex string without 0x prefix|FATAL",
+        "-32000|invalid block range params|FATAL",
+    })
+    void classifiesJsonRpcErrors(int code, String message, Kind kind) {
+        assertEquals(kind, ProviderErrors.classify(code, message));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"413,TOO_LARGE", "408,TRANSIENT", "429,TRANSIENT", "500,TRANSIENT", "502,TRANSIENT", "503,TRANSIENT",
+        "504,TRANSIENT", "400,FATAL", "401,FATAL", "403,FATAL", "404,FATAL"})
+    void classifiesHttpStatuses(int status, Kind kind) {
+        assertEquals(kind, ProviderErrors.classifyHttpStatus(status));
+        assertEquals(kind, ProviderErrors.classify(
+                new ClientConnectionException("Invalid response received: " + status + "; body")));
+    }
+
+    @Test
+    void transportFailuresAreTransientOtherExceptionsFatal() {
+        assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new ConnectException("Connection refused")));
+        assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new SocketTimeoutException("timeout")));
+        assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new IOException("unexpected end of stream")));
+        assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new ClientConnectionException("closed")));
+        assertEquals(Kind.FATAL, ProviderErrors.classify(new IllegalStateException("bug")));
+        assertEquals(Kind.FATAL, ProviderErrors.classify(0, null));
+    }
+}
