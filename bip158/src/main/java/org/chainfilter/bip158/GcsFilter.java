@@ -57,7 +57,9 @@ public final class GcsFilter {
         sortedHashes(params, items, items.length, sorted);
         int distinct = dropDuplicateElements(params, items, sorted);
         long range = params.range(distinct);
-        BitWriter bits = new BitWriter(distinct * (params.p() + 2) / 8 + 8);
+        // About P + 2 bits per element (BIP158: 21.05 for the basic parameters); the writer grows if a set needs more.
+        long expectedBytes = (long) distinct * (params.p() + 2) / 8 + 8;
+        BitWriter bits = new BitWriter((int) Math.min(Integer.MAX_VALUE - 16, expectedBytes));
         long previous = 0;
         for (int i = 0; i < distinct; i++) {
             // Mapping is monotone in the hash, so hashes sorted unsigned give values sorted unsigned.
@@ -91,8 +93,8 @@ public final class GcsFilter {
         long capacity = streamBits / (params.p() + 1);
         if (count > capacity) {
             throw new IllegalArgumentException("GCS filter claims N = " + count + " elements but its "
-                    + reader.remaining() + "-byte bit stream holds at most " + capacity + " (each element takes at least P + 1 = "
-                    + (params.p() + 1) + " bits)");
+                    + reader.remaining() + "-byte bit stream holds at most " + capacity
+                    + " (each element takes at least P + 1 = " + (params.p() + 1) + " bits)");
         }
         BitReader bitReader = new BitReader(bytes, offset, bytes.length - offset);
         for (long i = 0; i < count; i++) {

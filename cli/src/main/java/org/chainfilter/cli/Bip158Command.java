@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code chainfilter bip158}: BIP158 basic block filters from the command line. */
-@Command(name = "bip158", description = "BIP158 basic block filters: build one from a block, match scripts against one.",
+@Command(name = "bip158",
+        description = "BIP158 basic block filters: build one from a block, match scripts against one.",
         mixinStandardHelpOptions = true, subcommands = {Bip158Command.Build.class, Bip158Command.Match.class})
 final class Bip158Command implements Runnable {
     @Spec

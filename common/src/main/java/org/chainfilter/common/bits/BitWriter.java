@@ -21,7 +21,8 @@ public final class BitWriter {
     /** A writer with room for {@code initialCapacityBytes} bytes before it first grows. */
     public BitWriter(int initialCapacityBytes) {
         if (initialCapacityBytes < 0) {
-            throw new IllegalArgumentException("initial capacity is " + initialCapacityBytes + " bytes; it must be >= 0");
+            throw new IllegalArgumentException(
+                    "initial capacity is " + initialCapacityBytes + " bytes; it must be >= 0");
         }
         buffer = new byte[Math.max(8, initialCapacityBytes)];
     }
