@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
             EthCommand.class,
             Bip37Command.class,
             ConformanceCommand.class,
+            DemoCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class ChainfilterCommand implements Runnable {

@@ -1,0 +1,64 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.chainfilter.testvectors.Suites;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class DemoCommandTest {
+    private static CliRun run;
+
+    @BeforeAll
+    static void runDemo() {
+        run = CliRun.of("demo");
+    }
+
+    private static void assertLine(String fragment) {
+        assertTrue(run.out.lines().anyMatch(l -> l.contains(fragment)), "no line with '" + fragment + "' in\n" + run.out);
+    }
+
+    @Test
+    void succeedsWithoutErrorsOrMismatches() {
+        assertEquals(0, run.status, run.toString());
+        assertEquals("", run.err);
+        assertFalse(run.out.contains("MISMATCH"), run.out);
+        assertFalse(run.out.contains("Exception"), run.out);
+    }
+
+    @Test
+    void showsTheBip37PathAsAnSpvClientSeesIt() {
+        assertLine("== 1. BIP37");
+        assertLine("filterload sent to the node: 35-byte filter, 19 hash functions, nTweak 0, BLOOM_UPDATE_ALL");
+        assertLine("  1   28204cad1d7fc1d199e8ef4fa22f182de6258a3eaafe1bbe56ebdcacd3069a5f   yes       gained an outpoint");
+        assertLine("  2   6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2   yes       unchanged");
+        assertLine("proven transactions at positions [1, 2, 3]");
+        assertLine("publishes the matches [0, 1, 2, 3]: ours plus tx 0 -> OK");
+        assertLine("With BLOOM_UPDATE_NONE the node proves only [1, 3]");
+    }
+
+    @Test
+    void showsTheBip158PathWithHeadersCheckedAndAWalletMatch() {
+        assertLine("== 2. BIP158");
+        assertLine("  926485  00000000…7313         5         9            25         1982  OK");
+        assertEquals(10, run.out.lines().filter(l -> l.matches("  \\d+ +00000000….*  OK")).count(), run.out);
+        assertLine("matches the filters of block(s) [926485]: download those; 9 blocks skipped");
+    }
+
+    @Test
+    void showsWhichMainnetBlocksALogFilterSkips() {
+        assertLine("== 3. Ethereum logsBloom");
+        assertLine("  15537393      1        15        0.7% skip         no                     OK");
+        assertLine("  7000000     130       353       17.2% fetch        yes                    OK");
+        assertLine("  22263622      -      1038       50.7% fetch        (header only)");
+    }
+
+    @Test
+    void endsWithTheConformanceSummary() {
+        assertLine("== 4. Conformance");
+        int vectors = Suites.bundled().stream().mapToInt(f -> f.vectors().size()).sum();
+        assertLine(vectors + " passed, 0 failed");
+    }
+}
