@@ -1,6 +1,7 @@
 package org.chainfilter.common.bloom;
 
 import java.util.function.LongPredicate;
+import org.chainfilter.common.bits.BitStore;
 
 /**
  * How an element's 128-bit hash {@code (h1, h2)} becomes its {@code k} bit positions in {@code [0, m)}. The generic
@@ -26,6 +27,33 @@ public interface IndexStrategy {
      * @return {@code true} if {@code position} accepted all {@code k} positions, {@code false} if it stopped early
      */
     boolean forEachIndex(long h1, long h2, int k, long m, LongPredicate position);
+
+    /**
+     * Whether all {@code k} positions of {@code (h1, h2)} are set in {@code bits} ({@code m = bits.bitCount()}): a
+     * filter's membership test. An implementation may read all {@code k} positions without stopping at the first
+     * clear one. The default goes through {@link #forEachIndex} and may allocate a method reference;
+     * {@link EnhancedDoubleHashing} overrides it without allocation.
+     */
+    default boolean allSet(long h1, long h2, int k, BitStore bits) {
+        return forEachIndex(h1, h2, k, bits.bitCount(), bits::get);
+    }
+
+    /**
+     * Sets the {@code k} positions of {@code (h1, h2)} in {@code bits} ({@code m = bits.bitCount()}), in order: a
+     * filter's insertion.
+     *
+     * @return how many bits went from 0 to 1 (a position repeated within the {@code k} counts once)
+     */
+    default int setAll(long h1, long h2, int k, BitStore bits) {
+        int[] changed = {0};
+        forEachIndex(h1, h2, k, bits.bitCount(), index -> {
+            if (bits.set(index)) {
+                changed[0]++;
+            }
+            return true;
+        });
+        return changed[0];
+    }
 
     /** The strategy with identifier {@code id}. */
     static IndexStrategy forId(int id) {

@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.function.LongPredicate;
 import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.IndexStrategy;
@@ -70,8 +69,6 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     private long setBitCount;
 
     // One instance of each per filter, created here, so the hot paths allocate nothing.
-    private final LongPredicate isSet;
-    private final LongPredicate setBit;
     private final Hash128Function putHash;
     private final Hash128Function containsHash;
 
@@ -83,21 +80,12 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
         this.hashFunctionCount = shape.hashFunctionCount();
         this.bits = bits;
         this.setBitCount = bits.cardinality();
-        this.isSet = bits::get;
-        this.setBit = index -> {
-            if (bits.set(index)) {
-                setBitCount++;
-            }
-            return true;
-        };
         this.putHash = (h1, h2) -> {
-            if (strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet)) {
-                return false;
-            }
-            strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, setBit);
-            return true;
+            int changed = strategy.setAll(h1, h2, hashFunctionCount, bits);
+            setBitCount += changed;
+            return changed != 0;
         };
-        this.containsHash = (h1, h2) -> strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet);
+        this.containsHash = (h1, h2) -> strategy.allSet(h1, h2, hashFunctionCount, bits);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +80,47 @@ class EnhancedDoubleHashingTest {
     }
 
     private static final String GOLDEN = "[556, 742, 929, 117, 309, 505, 706, 913, 126, 348, 579, 820, 71, 335, 612, 903, 208]";
+
+    /**
+     * The specialised allSet/setAll agree with the generic defaults (reached through a strategy that only implements
+     * forEachIndex) on a hand-checkable shape: m = 1001 (not a multiple of 64), k = 17.
+     */
+    @Test
+    void specialisedMembershipAndInsertionMatchTheDefaults() {
+        IndexStrategy generic = new IndexStrategy() {
+            @Override
+            public int id() {
+                return 99;
+            }
+
+            @Override
+            public boolean forEachIndex(long h1, long h2, int k, long m, java.util.function.LongPredicate position) {
+                return STRATEGY.forEachIndex(h1, h2, k, m, position);
+            }
+        };
+        SplittableRandom random = new SplittableRandom(13);
+        LongArrayBitStore fast = new LongArrayBitStore(1001);
+        LongArrayBitStore slow = new LongArrayBitStore(1001);
+        for (int i = 0; i < 300; i++) {
+            long h1 = random.nextLong();
+            long h2 = random.nextLong();
+            assertEquals(generic.allSet(h1, h2, 17, slow), STRATEGY.allSet(h1, h2, 17, fast));
+            assertEquals(generic.setAll(h1, h2, 17, slow), STRATEGY.setAll(h1, h2, 17, fast));
+            assertTrue(STRATEGY.allSet(h1, h2, 17, fast));
+            assertEquals(slow, fast);
+        }
+        assertEquals(fast.cardinality(), slow.cardinality());
+    }
+
+    @Test
+    void setAllCountsARepeatedPositionOnce() {
+        // m = 1: all 17 positions are bit 0
+        LongArrayBitStore one = new LongArrayBitStore(1);
+        assertFalse(STRATEGY.allSet(5, 6, 17, one));
+        assertEquals(1, STRATEGY.setAll(5, 6, 17, one));
+        assertEquals(0, STRATEGY.setAll(7, 8, 17, one));
+        assertTrue(STRATEGY.allSet(9, 10, 17, one));
+    }
 
     @Test
     void stopsAtTheFirstRefusal() {
