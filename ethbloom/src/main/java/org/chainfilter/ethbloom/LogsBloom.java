@@ -99,14 +99,19 @@ public final class LogsBloom {
     /** A new 256-byte array, byte 0 the most significant. */
     public byte[] toBytes() {
         byte[] out = new byte[BYTE_COUNT];
+        writeWords(words, out, 0);
+        return out;
+    }
+
+    /** Word w holds bits 64w..64w+63, i.e. big-endian bytes 248-8w..255-8w of the bloom. */
+    private static void writeWords(long[] words, byte[] out, int offset) {
         for (int w = 0; w < WORD_COUNT; w++) {
             long word = words[w];
-            int last = BYTE_COUNT - 1 - 8 * w;
+            int last = offset + BYTE_COUNT - 1 - 8 * w;
             for (int b = 0; b < 8; b++) {
                 out[last - b] = (byte) (word >>> (8 * b));
             }
         }
-        return out;
     }
 
     /** Word {@code i} (0..31) of the bloom: bits {@code 64i .. 64i+63}. */
@@ -262,12 +267,13 @@ public final class LogsBloom {
         public Builder addLog(byte[] address, List<byte[]> topics) {
             Objects.requireNonNull(topics, "topics");
             checkLength(address, 20, "address");
-            for (byte[] topic : topics) {
-                checkLength(topic, 32, "topic");
+            for (int i = 0; i < topics.size(); i++) {
+                checkLength(topics.get(i), 32, "topic");
             }
             addValue(address);
-            for (byte[] topic : topics) {
-                addValue(topic);
+            // Indexed, not for-each: no iterator, so adding a log allocates nothing even without escape analysis.
+            for (int i = 0; i < topics.size(); i++) {
+                addValue(topics.get(i));
             }
             return this;
         }
@@ -284,6 +290,15 @@ public final class LogsBloom {
         public Builder reset() {
             Arrays.fill(words, 0L);
             return this;
+        }
+
+        /**
+         * Writes the 256 bytes of the bloom built so far into {@code out[offset, offset+256)}, byte 0 the most
+         * significant: the allocation-free way to finish a receipt's bloom into a caller's buffer.
+         */
+        public void writeTo(byte[] out, int offset) {
+            Objects.checkFromIndexSize(offset, BYTE_COUNT, out.length);
+            writeWords(words, out, offset);
         }
 
         /** The bloom of everything added so far. */

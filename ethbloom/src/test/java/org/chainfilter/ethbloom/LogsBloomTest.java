@@ -121,6 +121,10 @@ class LogsBloomTest {
         byte[] framed = utf8("..abc..");
         LogsBloom fromSlice = builder.addValue(framed, 2, 3).build();
         assertEquals(LogsBloom.ofValue(utf8("abc")), fromSlice);
+        byte[] buffer = new byte[260];
+        builder.writeTo(buffer, 3);
+        assertArrayEquals(fromSlice.toBytes(), java.util.Arrays.copyOfRange(buffer, 3, 259));
+        assertThrows(IndexOutOfBoundsException.class, () -> builder.writeTo(buffer, 5));
         assertEquals(LogsBloom.EMPTY, builder.reset().build());
     }
 
