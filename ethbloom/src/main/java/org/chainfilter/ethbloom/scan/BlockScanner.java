@@ -3,13 +3,17 @@ package org.chainfilter.ethbloom.scan;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.BloomBitsMatcher;
+import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.RpcSession.BlockRange;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.Web3jService;
@@ -46,7 +50,10 @@ import org.web3j.protocol.core.methods.response.Log;
  * the calling thread.
  */
 public final class BlockScanner {
+    private static final long SECTION_SIZE = BloomBitsMatcher.SECTION_SIZE;
+
     private final Web3j web3j;
+    private final SectionIndex index;
     private final int headerBatchSize;
     private final long maxLogRangeBlocks;
     private final int confirmations;
@@ -64,6 +71,7 @@ public final class BlockScanner {
         this.checkpoints = builder.checkpoints;
         this.listener = builder.listener;
         this.sleeper = builder.sleeper;
+        this.index = builder.index;
     }
 
     /** A builder over a web3j service, e.g. {@code new HttpService("http://127.0.0.1:8545")}. */
@@ -110,8 +118,20 @@ public final class BlockScanner {
         Counters counters = new Counters(start, toBlockInclusive, head, confirmations,
                 saved.isPresent() && start > fromBlock, filter.isMatchAll());
         for (long first = start; first <= end; first = counters.lastBlock + 1) {
-            long last = first + Math.min(end - first, headerBatchSize - 1L);
-            scanBatch(rpc, filter, fingerprint, first, last, consumer, counters);
+            long last;
+            long[] indexCandidates = null;
+            if (index != null && first >= index.firstBlock() && first < index.endBlockExclusive()) {
+                // Up to the end of the section (or of the index): one query, headers only for its candidates.
+                long sectionEnd = first - Math.floorMod(first - index.firstBlock(), SECTION_SIZE) + SECTION_SIZE - 1;
+                last = Math.min(end, Math.min(sectionEnd, index.endBlockExclusive() - 1));
+                indexCandidates = index.candidates(filter, first, last);
+            } else {
+                last = first + Math.min(end - first, headerBatchSize - 1L);
+                if (index != null && first < index.firstBlock()) {
+                    last = Math.min(last, index.firstBlock() - 1);
+                }
+            }
+            scanBatch(rpc, filter, fingerprint, first, last, indexCandidates, consumer, counters);
             listener.onProgress(counters.summary(rpc));
         }
         return counters.summary(rpc);
@@ -136,23 +156,41 @@ public final class BlockScanner {
         }
     }
 
+    /**
+     * Blocks {@code first..last}: decide the candidates (from the header blooms, or from the section index when
+     * {@code indexCandidates} is given, reading only the candidates' headers and the last block's), fetch and match
+     * their logs, emit them block by block, checkpoint.
+     */
     private void scanBatch(RpcSession rpc, LogFilter filter, String fingerprint, long first, long last,
-                           Consumer<? super Log> consumer, Counters counters) {
-        List<EthBlock.Block> headers = rpc.blocks(first, last);
-        int count = headers.size();
+                           long[] indexCandidates, Consumer<? super Log> consumer, Counters counters) {
+        int count = Math.toIntExact(last - first + 1);
         boolean[] candidate = new boolean[count];
         boolean[] bloomKnown = new boolean[count];
+        EthBlock.Block[] headers = new EthBlock.Block[count];
+        long[] wanted = indexCandidates == null ? null : withLast(indexCandidates, last);
+        List<EthBlock.Block> read = wanted == null ? rpc.blocks(first, last) : rpc.blocks(wanted);
+        for (EthBlock.Block header : read) {
+            headers[(int) (header.getNumber().longValue() - first)] = header;
+        }
+        if (indexCandidates != null) {
+            for (long n : indexCandidates) {
+                candidate[(int) (n - first)] = true;
+            }
+            counters.blocksSkippedByIndex += count - indexCandidates.length;
+        }
         List<BlockRange> runs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            LogsBloom bloom = parseBloom(headers.get(i).getLogsBloom());
-            bloomKnown[i] = bloom != null;
-            if (bloom == null) {
-                counters.unknownBloomBlocks++;
-                candidate[i] = true;
-            } else {
-                counters.bloomBitsSet += bloom.bitsSet();
-                counters.saturatedBlocks += bloom.saturation() >= ScanSummary.SATURATED_FRACTION ? 1 : 0;
-                candidate[i] = filter.couldMatch(bloom);
+            if (indexCandidates == null || candidate[i]) {
+                LogsBloom bloom = parseBloom(headers[i].getLogsBloom());
+                bloomKnown[i] = bloom != null;
+                if (bloom == null) {
+                    counters.unknownBloomBlocks++;
+                } else {
+                    counters.bloomsSeen++;
+                    counters.bloomBitsSet += bloom.bitsSet();
+                    counters.saturatedBlocks += bloom.saturation() >= ScanSummary.SATURATED_FRACTION ? 1 : 0;
+                }
+                candidate[i] = bloom == null || filter.couldMatch(bloom);
             }
             if (candidate[i]) {
                 counters.candidateBlocks++;
@@ -167,11 +205,11 @@ public final class BlockScanner {
         }
         List<List<Log>> matched = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            matched.add(new ArrayList<>());
+            matched.add(candidate[i] ? new ArrayList<>() : List.of());
         }
         for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, runs)) {
             int i = indexInBatch(log, first, last, candidate);
-            String headerHash = headers.get(i).getHash();
+            String headerHash = headers[i].getHash();
             if (log.getBlockHash() == null || !log.getBlockHash().equalsIgnoreCase(headerHash)) {
                 throw new ScanException("a log of block " + (first + i) + " has block hash " + log.getBlockHash()
                         + " but the header read in this scan has " + headerHash
@@ -201,12 +239,22 @@ public final class BlockScanner {
                 consumer.accept(log);
                 counters.logsEmitted++;
             }
-            checkpoints.save(new Checkpoint(first + i + 1, headers.get(i).getHash().toLowerCase(), fingerprint));
+            checkpoints.save(new Checkpoint(first + i + 1, headers[i].getHash().toLowerCase(Locale.ROOT), fingerprint));
             checkpointed = first + i;
         }
         if (checkpointed != last) {
-            checkpoints.save(new Checkpoint(last + 1, headers.get(count - 1).getHash().toLowerCase(), fingerprint));
+            checkpoints.save(new Checkpoint(last + 1, headers[count - 1].getHash().toLowerCase(Locale.ROOT),
+                    fingerprint));
         }
+    }
+
+    private static long[] withLast(long[] candidates, long last) {
+        if (candidates.length > 0 && candidates[candidates.length - 1] == last) {
+            return candidates;
+        }
+        long[] wanted = Arrays.copyOf(candidates, candidates.length + 1);
+        wanted[candidates.length] = last;
+        return wanted;
     }
 
     private static int indexInBatch(Log log, long first, long last, boolean[] candidate) {
@@ -261,8 +309,10 @@ public final class BlockScanner {
         long falsePositiveBlocks;
         long unknownBloomBlocks;
         long logsEmitted;
+        long bloomsSeen;
         long bloomBitsSet;
         long saturatedBlocks;
+        long blocksSkippedByIndex;
 
         Counters(long firstBlock, long requestedTo, long head, int confirmations, boolean resumed, boolean matchAll) {
             this.firstBlock = firstBlock;
@@ -276,8 +326,9 @@ public final class BlockScanner {
 
         ScanSummary summary(RpcSession rpc) {
             return new ScanSummary(firstBlock, lastBlock, requestedTo, head, confirmations, resumed, matchAll, blocksScanned,
-                    blocksSkippedByBloom, candidateBlocks, falsePositiveBlocks, unknownBloomBlocks, logsEmitted,
-                    bloomBitsSet, saturatedBlocks, rpc.retries(), rpc.rangeSplits());
+                    blocksSkippedByBloom, blocksSkippedByIndex, candidateBlocks, falsePositiveBlocks,
+                    unknownBloomBlocks, logsEmitted, bloomsSeen, bloomBitsSet, saturatedBlocks, rpc.retries(),
+                    rpc.rangeSplits());
         }
     }
 
@@ -294,6 +345,7 @@ public final class BlockScanner {
         private CheckpointStore checkpoints = CheckpointStore.none();
         private ScanListener listener = ScanListener.NONE;
         private RpcSession.Sleeper sleeper = delay -> Thread.sleep(delay.toMillis());
+        private SectionIndex index;
 
         private Builder(Web3jService service) {
             this.service = Objects.requireNonNull(service, "service");
@@ -340,6 +392,16 @@ public final class BlockScanner {
 
         public Builder listener(ScanListener scanListener) {
             this.listener = Objects.requireNonNull(scanListener, "listener");
+            return this;
+        }
+
+        /**
+         * A bloombits section index of the same chain: blocks it covers are decided by its candidates, and only the
+         * candidates' headers are read (plus each section's last, for the checkpoint). It must have been built from
+         * confirmed headers of the chain being scanned; blocks outside it are decided header by header.
+         */
+        public Builder sectionIndex(SectionIndex sectionIndex) {
+            this.index = Objects.requireNonNull(sectionIndex, "sectionIndex");
             return this;
         }
 

@@ -93,12 +93,23 @@ final class RpcSession {
 
     /** The headers of blocks {@code first..last} (without transactions), in order, batched. */
     List<EthBlock.Block> blocks(long first, long last) {
+        long[] numbers = new long[Math.toIntExact(last - first + 1)];
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = first + i;
+        }
+        return blocks(numbers);
+    }
+
+    /** The headers of the given blocks (without transactions), in the same order, batched. */
+    List<EthBlock.Block> blocks(long[] wanted) {
         Map<Long, EthBlock.Block> found = new HashMap<>();
         ArrayDeque<Long> pending = new ArrayDeque<>();
-        for (long n = first; n <= last; n++) {
+        for (long n : wanted) {
             pending.add(n);
         }
-        Attempts attempts = new Attempts("eth_getBlockByNumber " + first + ".." + last);
+        String call = wanted.length == 0 ? "eth_getBlockByNumber"
+                : "eth_getBlockByNumber " + wanted[0] + ".." + wanted[wanted.length - 1];
+        Attempts attempts = new Attempts(call);
         while (!pending.isEmpty()) {
             List<Long> numbers = take(pending);
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
@@ -130,8 +141,8 @@ final class RpcSession {
             }
             settle(attempts, outcomes, problem);
         }
-        List<EthBlock.Block> blocks = new ArrayList<>((int) (last - first + 1));
-        for (long n = first; n <= last; n++) {
+        List<EthBlock.Block> blocks = new ArrayList<>(wanted.length);
+        for (long n : wanted) {
             blocks.add(found.get(n));
         }
         return blocks;

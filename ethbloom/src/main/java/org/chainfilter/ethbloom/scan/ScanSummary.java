@@ -17,10 +17,12 @@ import org.chainfilter.ethbloom.LogsBloom;
  * @param matchAllFilter        whether the filter passes every bloom (no address, only wildcard positions)
  * @param blocksScanned         blocks decided in this run
  * @param blocksSkippedByBloom  blocks whose bloom proved that no log matches: no logs were fetched
+ * @param blocksSkippedByIndex  of those, the blocks a section index ruled out (their headers were not even read)
  * @param candidateBlocks       blocks whose logs were fetched (bloom said "maybe", or the bloom was unknown)
  * @param falsePositiveBlocks   candidates with a known bloom where no log matched
  * @param unknownBloomBlocks    blocks with a missing, empty or malformed {@code logsBloom} (never skipped)
  * @param logsEmitted           logs handed to the consumer
+ * @param bloomsSeen            headers read whose bloom was known (saturation is measured over these)
  * @param bloomBitsSet          the sum of the bits set in the known blooms
  * @param saturatedBlocks       known blooms with at least {@value #SATURATED_FRACTION} of their bits set
  * @param retries               calls sent again after a transient failure
@@ -28,15 +30,15 @@ import org.chainfilter.ethbloom.LogsBloom;
  */
 public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock, long headBlock, int confirmations,
                           boolean resumed, boolean matchAllFilter, long blocksScanned, long blocksSkippedByBloom,
-                          long candidateBlocks, long falsePositiveBlocks, long unknownBloomBlocks, long logsEmitted,
-                          long bloomBitsSet, long saturatedBlocks, long retries, long rangeSplits) {
+                          long blocksSkippedByIndex, long candidateBlocks, long falsePositiveBlocks,
+                          long unknownBloomBlocks, long logsEmitted, long bloomsSeen, long bloomBitsSet,
+                          long saturatedBlocks, long retries, long rangeSplits) {
     /** The fill from which a bloom counts as saturated (recent mainnet blooms are 80–100 % full). */
     public static final double SATURATED_FRACTION = 0.8;
 
-    /** Mean bits set / 2048 over the known blooms; 0 when none was known. */
+    /** Mean bits set / 2048 over the known blooms read; 0 when none was. */
     public double meanSaturation() {
-        long known = blocksScanned - unknownBloomBlocks;
-        return known == 0 ? 0 : (double) bloomBitsSet / ((double) known * LogsBloom.BIT_COUNT);
+        return bloomsSeen == 0 ? 0 : (double) bloomBitsSet / ((double) bloomsSeen * LogsBloom.BIT_COUNT);
     }
 
     /** Skipped blocks / scanned blocks; 0 when nothing was scanned. */
@@ -61,14 +63,15 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
             return "The filter matches every log (no address, no topic), so no bloom can skip a block: every block's"
                     + " logs were fetched.";
         }
-        long known = blocksScanned - unknownBloomBlocks;
-        if (known == 0) {
+        long known = bloomsSeen;
+        if (known == 0 && blocksSkippedByIndex == 0) {
             return "No block carried a usable logsBloom, so none could be skipped: every block's logs were fetched.";
         }
-        String skipped = String.format(Locale.ROOT, "Bloom skipping saved %d of %d blocks (%.1f %%).",
-                blocksSkippedByBloom, blocksScanned, 100 * skippedFraction());
+        String skipped = String.format(Locale.ROOT, "Bloom skipping saved %d of %d blocks (%.1f %%%s).",
+                blocksSkippedByBloom, blocksScanned, 100 * skippedFraction(),
+                blocksSkippedByIndex == 0 ? "" : ", " + blocksSkippedByIndex + " of them by the section index");
         double f = meanSaturation();
-        if (f >= 0.5 || saturatedBlocks * 2 >= known) {
+        if (known > 0 && (f >= 0.5 || saturatedBlocks * 2 >= known)) {
             return skipped + String.format(Locale.ROOT, " The blooms are saturated (%.0f %% of the 2048 bits set on"
                     + " average, %d of %d blocks at least %.0f %% full): an absent value still passes a bloom with"
                     + " probability about %.2f, so skipping did not help much and most blocks were fetched anyway.",
@@ -85,12 +88,12 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
                 firstBlock, lastBlock, blocksScanned, resumed ? ", resumed from checkpoint" : "", headBlock,
                 confirmations, reachedRequestedEnd() || requestedToBlock == Long.MAX_VALUE ? ""
                         : "; stopped short of the requested block " + requestedToBlock + " (not yet confirmed)"));
-        text.append(String.format(Locale.ROOT, "skipped by bloom %d, candidates %d, false positives %d, unknown"
-                        + " blooms %d, logs emitted %d%n", blocksSkippedByBloom, candidateBlocks, falsePositiveBlocks,
-                unknownBloomBlocks, logsEmitted));
-        text.append(String.format(Locale.ROOT, "bloom saturation: mean %.1f %% of 2048 bits, %d blocks at least"
-                        + " %.0f %% full; retries %d, range splits %d%n", 100 * meanSaturation(), saturatedBlocks,
-                100 * SATURATED_FRACTION, retries, rangeSplits));
+        text.append(String.format(Locale.ROOT, "skipped by bloom %d (by the index %d), candidates %d, false"
+                        + " positives %d, unknown blooms %d, logs emitted %d%n", blocksSkippedByBloom,
+                blocksSkippedByIndex, candidateBlocks, falsePositiveBlocks, unknownBloomBlocks, logsEmitted));
+        text.append(String.format(Locale.ROOT, "bloom saturation over %d headers read: mean %.1f %% of 2048 bits,"
+                        + " %d blocks at least %.0f %% full; retries %d, range splits %d%n", bloomsSeen,
+                100 * meanSaturation(), saturatedBlocks, 100 * SATURATED_FRACTION, retries, rangeSplits));
         return text.append(verdict()).toString();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -15,11 +16,14 @@ import java.util.Set;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
 import org.chainfilter.ethbloom.scan.node.LogText;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.web3j.protocol.http.HttpService;
 
 /**
@@ -102,6 +106,35 @@ class BlockScannerAnvilTest {
         assertTrue(nonEmptyAnswers > 30, "non-empty answers: " + nonEmptyAnswers);
         assertTrue(skipped > 1000, "blocks skipped: " + skipped);
         assertTrue(falsePositives > 0, "false-positive blocks: " + falsePositives);
+    }
+
+    @Test
+    void aSectionIndexOfTheChainGivesTheSameAnswersWithFewerHeadersRead(TestChain chain, @TempDir Path dir) {
+        long indexed = 2 * chain.head() / 3;
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long n = 0; n < indexed; n++) {
+                writer.append(n, LogsBloom.fromHex(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n),
+                        false).get("logsBloom").asText()));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(indexed, index.indexedBlockCount());
+        Random random = new Random(5);
+        long skippedByIndex = 0;
+        for (int round = 0; round < 30; round++) {
+            Query query = randomQuery(random, chain);
+            long from = random.nextInt((int) chain.head() + 1);
+            long to = round % 3 == 0 ? chain.head() : from + random.nextInt((int) (chain.head() - from) + 1);
+            List<String> expected = anvilLogs(chain, query, from, to);
+            List<String> actual = new ArrayList<>();
+            ScanSummary summary = BlockScanner.builder(new HttpService(chain.node().url())).sectionIndex(index)
+                    .headerBatchSize(64).build().scan(query.filter(), from, to, log -> actual.add(LogText.of(log)));
+            assertEquals(expected, actual, "filter " + query + " over " + from + ".." + to);
+            assertEquals(to - from + 1, summary.blocksScanned());
+            assertEquals(summary.blocksScanned(), summary.blocksSkippedByBloom() + summary.candidateBlocks());
+            skippedByIndex += summary.blocksSkippedByIndex();
+        }
+        assertTrue(skippedByIndex > 500, "blocks skipped by the index: " + skippedByIndex);
     }
 
     @Test
