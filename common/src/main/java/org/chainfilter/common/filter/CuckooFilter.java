@@ -87,17 +87,24 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
      *     more than {@link #MAX_BUCKETS} buckets
      */
     public static <T> CuckooFilter<T> create(KeyEncoder<T> encoder, long expectedElements, double falsePositiveRate) {
+        return withShape(encoder, bucketCountFor(expectedElements), fingerprintBitsFor(falsePositiveRate));
+    }
+
+    /**
+     * The smallest power of two of buckets with {@code 4 * buckets * 0.955 >= n}.
+     *
+     * @throws IllegalArgumentException if {@code n < 1} or more than {@link #MAX_BUCKETS} buckets are needed
+     */
+    static long bucketCountFor(long expectedElements) {
         if (expectedElements < 1) {
             throw new IllegalArgumentException("expected element count is " + expectedElements + "; it must be at least 1");
         }
-        int f = fingerprintBitsFor(falsePositiveRate);
         double needed = Math.ceil(expectedElements / (FingerprintTable.SLOTS_PER_BUCKET * DESIGN_LOAD));
         if (needed > MAX_BUCKETS) {
             throw new IllegalArgumentException(expectedElements + " elements need " + (long) needed
                     + " buckets; a cuckoo filter holds at most " + MAX_BUCKETS);
         }
-        long buckets = Math.max(1, Long.highestOneBit((long) needed - 1) << 1);
-        return withShape(encoder, buckets, f);
+        return Math.max(1, Long.highestOneBit((long) needed - 1) << 1);
     }
 
     /**
@@ -330,6 +337,11 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         data.flush();
     }
 
+    /** The size of the binary form of a table of {@code bucketCount} buckets and {@code f}-bit fingerprints. */
+    static long serializedSize(long bucketCount, int fingerprintBits) {
+        return FamilyBinaryForm.HEADER_BYTES + 34 + 8L * FingerprintTable.wordsFor(bucketCount, fingerprintBits);
+    }
+
     /**
      * Reads a filter written by {@link #writeTo}, refusing one larger than {@code maxBytes} before allocating it.
      *
@@ -344,7 +356,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         long buckets = data.readLong();
         checkShape(buckets, f);
         int words = FingerprintTable.wordsFor(buckets, f);
-        FamilyBinaryForm.checkSize(KIND, FamilyBinaryForm.HEADER_BYTES + 34 + 8L * words, maxBytes);
+        FamilyBinaryForm.checkSize(KIND, serializedSize(buckets, f), maxBytes);
         long count = data.readLong();
         boolean victim = data.readBoolean();
         long victimBucket = data.readLong();

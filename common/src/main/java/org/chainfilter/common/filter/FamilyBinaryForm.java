@@ -13,7 +13,8 @@ import org.chainfilter.common.math.Shape;
  *
  * <pre>
  *   magic    4 bytes  "CFFM" (0x4346464d)
- *   kind     1 byte   {@link #COUNTING} 1, {@link #SCALABLE} 2, {@link #BLOCKED} 3, {@link #CONCURRENT} 4, {@link #CUCKOO} 5
+ *   kind     1 byte   {@link #COUNTING} 1, {@link #SCALABLE} 2, {@link #BLOCKED} 3, {@link #CONCURRENT} 4, {@link #CUCKOO} 5,
+ *                     {@link #GROWABLE_CUCKOO} 6
  *   version  1 byte   {@link #VERSION} (1)
  *   then the kind's own fields, documented on its {@code writeTo}; word arrays as 64-bit big-endian words
  * </pre>
@@ -30,6 +31,7 @@ final class FamilyBinaryForm {
     static final int BLOCKED = 3;
     static final int CONCURRENT = 4;
     static final int CUCKOO = 5;
+    static final int GROWABLE_CUCKOO = 6;
 
     private FamilyBinaryForm() {
     }

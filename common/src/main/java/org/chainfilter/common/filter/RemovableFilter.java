@@ -14,8 +14,8 @@ public interface RemovableFilter<T> extends MembershipFilter<T> {
     /**
      * Removes one occurrence of {@code element}.
      *
-     * @return {@code true} if something was removed; {@code false} if the filter proves the element absent, in which
-     *     case nothing changed
+     * @return {@code true} if something was removed; {@code false} if nothing changed: the filter proves the element
+     *     absent, or (a kind's documented case) it cannot remove the element safely
      */
     boolean remove(T element);
 
