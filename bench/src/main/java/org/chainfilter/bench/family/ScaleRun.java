@@ -1,0 +1,84 @@
+package org.chainfilter.bench.family;
+
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.filter.BlockedBloomFilter;
+import org.chainfilter.common.filter.BloomFilter;
+
+/**
+ * The scale run (not part of {@code mvn verify}): the classic and the blocked filter sized for {@code n} items at
+ * p = 1% (default {@code n = 10^8}), filled with keys {@code 0 .. n-1}, then probed with {@code probes} keys from
+ * {@code 2^40} on, never put. Prints, for each kind, the measured rate, the kind's a-priori formula and the relative
+ * difference; exits 1 if a member is missing or a difference exceeds 10%.
+ *
+ * <pre>
+ *   mvn -B -q -pl bench -am package -DskipTests
+ *   java -Xmx4g -cp bench/target/benchmarks.jar org.chainfilter.bench.family.ScaleRun [n] [probes]
+ * </pre>
+ * About 120 MB per filter at 10^8; a few minutes on 2 cores (member checks included).
+ */
+public final class ScaleRun {
+    private static final double RATE = 0.01;
+    private static final long PROBE_BASE = 1L << 40;
+
+    private ScaleRun() {
+    }
+
+    public static void main(String[] args) {
+        long n = args.length > 0 ? Long.parseLong(args[0]) : 100_000_000L;
+        long probes = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
+        boolean ok = true;
+
+        long start = System.nanoTime();
+        BloomFilter<Long> classic = BloomFilter.create(KeyEncoder.longs(), n, RATE);
+        for (long i = 0; i < n; i++) {
+            classic.putLong(i);
+        }
+        long missing = 0;
+        for (long i = 0; i < n; i++) {
+            if (!classic.mightContainLong(i)) {
+                missing++;
+            }
+        }
+        long positives = 0;
+        for (long i = 0; i < probes; i++) {
+            if (classic.mightContainLong(PROBE_BASE + i)) {
+                positives++;
+            }
+        }
+        ok &= report("classic " + classic.shape(), n, probes, missing, positives,
+                classic.shape().falsePositiveRate(n), start);
+        classic = null;
+
+        start = System.nanoTime();
+        BlockedBloomFilter<Long> blocked = BlockedBloomFilter.create(KeyEncoder.longs(), n, RATE);
+        for (long i = 0; i < n; i++) {
+            blocked.put(i);
+        }
+        missing = 0;
+        for (long i = 0; i < n; i++) {
+            if (!blocked.mightContain(i)) {
+                missing++;
+            }
+        }
+        positives = 0;
+        for (long i = 0; i < probes; i++) {
+            if (blocked.mightContain(PROBE_BASE + i)) {
+                positives++;
+            }
+        }
+        ok &= report("blocked " + blocked + " (" + blocked.bitCount() + " bits)", n, probes, missing, positives,
+                blocked.falsePositiveRate(n), start);
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static boolean report(String kind, long n, long probes, long missing, long positives, double formula,
+            long startNanos) {
+        double measured = (double) positives / probes;
+        double relative = (measured - formula) / formula;
+        boolean ok = missing == 0 && Math.abs(relative) <= 0.10;
+        System.out.printf("%s: n=%d probes=%d false negatives=%d measured=%.6f formula=%.6f diff=%+.2f%% %s (%.0f s)%n",
+                kind, n, probes, missing, measured, formula, 100 * relative, ok ? "OK" : "FAIL",
+                (System.nanoTime() - startNanos) / 1e9);
+        return ok;
+    }
+}
