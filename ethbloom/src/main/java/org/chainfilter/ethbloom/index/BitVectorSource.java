@@ -15,4 +15,23 @@ public interface BitVectorSource {
      * @return false when the vector is all zero (then {@code into} is zero too), so the caller may stop early
      */
     boolean load(int bit, long section, long[] into);
+
+    /**
+     * ANDs the vector of bloom bit {@code bit} for section {@code section} into {@code accumulator} (64 words, same
+     * layout as {@link #load}). A source may skip reading the words where the accumulator is already zero. The
+     * default loads the vector into {@code scratch} first. Allocates nothing.
+     *
+     * @return whether any bit of the accumulator is still set
+     */
+    default boolean andInto(int bit, long section, long[] accumulator, long[] scratch) {
+        if (!load(bit, section, scratch)) {
+            java.util.Arrays.fill(accumulator, 0L);
+            return false;
+        }
+        long any = 0;
+        for (int w = 0; w < accumulator.length; w++) {
+            any |= accumulator[w] &= scratch[w];
+        }
+        return any != 0;
+    }
 }

@@ -123,21 +123,17 @@ public final class BloomBitsMatcher {
         return true;
     }
 
-    /** The AND of the value's bit vectors into {@code valueVector}; false (stopping early) once it is empty. */
+    /**
+     * The AND of the value's bit vectors into {@code valueVector}; false (stopping early) once it is empty. Each
+     * further vector is ANDed in place, so the source reads only the words still non-zero.
+     */
     private static boolean loadValue(BitVectorSource source, long section, int[] bits, long[] valueVector,
-                                     long[] bitVector) {
+                                     long[] scratch) {
         if (!source.load(bits[0], section, valueVector)) {
             return false;
         }
         for (int i = 1; i < bits.length; i++) {
-            if (!source.load(bits[i], section, bitVector)) {
-                return false;
-            }
-            long any = 0;
-            for (int w = 0; w < WORDS_PER_VECTOR; w++) {
-                any |= valueVector[w] &= bitVector[w];
-            }
-            if (any == 0) {
+            if (!source.andInto(bits[i], section, valueVector, scratch)) {
                 return false;
             }
         }

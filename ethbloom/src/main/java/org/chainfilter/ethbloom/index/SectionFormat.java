@@ -198,6 +198,45 @@ final class SectionFormat {
     }
 
     /**
+     * ANDs the vector at {@code buffer[offset, offset+length)} into {@code accumulator}, reading only the words where
+     * the accumulator is non-zero (a sparse vector's skipped words cost one bit count). Allocates nothing.
+     *
+     * @return whether any bit of the accumulator is still set
+     */
+    static boolean andVector(ByteBuffer buffer, int offset, int length, long[] accumulator) {
+        long any = 0;
+        if (length == 0) {
+            java.util.Arrays.fill(accumulator, 0L);
+            return false;
+        }
+        if (length == VECTOR_BYTES) {
+            for (int w = 0; w < accumulator.length; w++) {
+                if (accumulator[w] != 0) {
+                    any |= accumulator[w] &= buffer.getLong(offset + 8 * w);
+                }
+            }
+            return any != 0;
+        }
+        int next = offset + BITMAP_BYTES;
+        for (int w = 0; w < accumulator.length; w++) {
+            int flags = buffer.get(offset + w) & 0xff;
+            if (accumulator[w] == 0 || flags == 0) {
+                accumulator[w] = 0;
+                next += Integer.bitCount(flags);
+                continue;
+            }
+            long word = 0;
+            while (flags != 0) {
+                int byteInWord = Integer.numberOfLeadingZeros(flags) - 24;
+                word |= (buffer.get(next++) & 0xffL) << (8 * (7 - byteInWord));
+                flags &= ~(0x80 >>> byteInWord);
+            }
+            any |= accumulator[w] &= word;
+        }
+        return any != 0;
+    }
+
+    /**
      * Checks a vector's encoding: length 0, 512, or a sparse form whose bitmap flags exactly the stored bytes, all of
      * them non-zero.
      */

@@ -233,6 +233,15 @@ public final class SectionIndex implements BitVectorSource {
         return SectionFormat.decodeVector(s.buffer, start, s.vectorStart[bit + 1] - start, into);
     }
 
+    /** {@inheritDoc} Reads only the words of the vector where the accumulator is non-zero; {@code scratch} is unused. */
+    @Override
+    public boolean andInto(int bit, long section, long[] accumulator, long[] scratch) {
+        Objects.checkIndex(bit, SectionFormat.BIT_COUNT);
+        Section s = sections[Objects.checkIndex((int) section, sections.length)];
+        int start = s.vectorStart[bit];
+        return SectionFormat.andVector(s.buffer, start, s.vectorStart[bit + 1] - start, accumulator);
+    }
+
     Section section(int s) {
         return sections[s];
     }
