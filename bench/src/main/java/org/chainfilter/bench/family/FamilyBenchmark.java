@@ -2,6 +2,7 @@ package org.chainfilter.bench.family;
 
 import com.google.common.hash.Funnels;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.filter.BlockedBloomFilter;
@@ -10,6 +11,7 @@ import org.chainfilter.common.filter.ConcurrentBloomFilter;
 import org.chainfilter.common.filter.CountingBloomFilter;
 import org.chainfilter.common.filter.CuckooFilter;
 import org.chainfilter.common.filter.MembershipFilter;
+import org.chainfilter.common.filter.RemovableFilter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,18 +19,24 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The filter family's {@code mightContain} (and {@code put}, for the allocation figures) at 10^7 items and p = 1% on 32-byte keys, side by side with Guava's
- * {@code BloomFilter} and with the one-cache-miss floor: one read of a random word of a {@code long[]} as large as the
- * blocked filter (index from an xorshift generator, no hashing), which no filter that must touch its memory once can
- * beat. Half the probes are members, half are not.
+ * The filter family's {@code mightContain} and {@code put} at 10^7 items and p = 1% on 32-byte keys, side by side with
+ * Guava's {@code BloomFilter} and with the one-cache-miss floor: one read of a random word of a {@code long[]} as
+ * large as the blocked filter (index from an xorshift generator, no hashing), which no filter that must touch its
+ * memory once can beat. Half the probes are members, half are not. Each kind runs in its own fork, so every call site
+ * sees one implementation.
  *
- * <p>Run (one command, about 3 minutes on 2 cores):
+ * <p>{@code put} puts fresh keys (the filter keeps filling past 10^7 during the run, which does not change the work per
+ * call); for the cuckoo and counting filters one operation is a put and the remove of the same key, which keeps the
+ * table at its load (a cuckoo filter would otherwise fill up).
+ *
+ * <p>Run (one command; about 5 minutes on 2 free cores):
  * <pre>
  *   mvn -B -q -pl bench -am package -DskipTests
  *   java -jar bench/target/benchmarks.jar 'family.FamilyBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 1s -prof gc
@@ -43,74 +51,57 @@ public class FamilyBenchmark {
     static final long ELEMENTS = 10_000_000;
     static final double RATE = 0.01;
 
-    static <F extends MembershipFilter<byte[]>> F fill(F filter) {
-        byte[] key = new byte[32];
-        for (long i = 0; i < ELEMENTS; i++) {
-            filter.put(ProbeKeys.fill(key, i));
-        }
-        return filter;
-    }
-
+    /** One filter kind, filled with keys 0 .. 10^7-1, seen through two predicates (query, and put or put+remove). */
     @State(Scope.Benchmark)
-    public static class Blocked {
-        BlockedBloomFilter<byte[]> filter;
+    public static class Filter {
+        @Param({"blocked", "classic", "concurrent", "cuckoo", "counting", "guava"})
+        String kind;
+
+        Predicate<byte[]> mightContain;
+        Predicate<byte[]> put;
 
         @Setup(Level.Trial)
         public void build() {
-            filter = fill(BlockedBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE));
+            if (kind.equals("guava")) {
+                com.google.common.hash.BloomFilter<byte[]> guava =
+                        com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), ELEMENTS, RATE);
+                fill(guava::put);
+                mightContain = guava::mightContain;
+                put = guava::put;
+                return;
+            }
+            MembershipFilter<byte[]> filter = create(kind);
+            fill(filter::put);
+            mightContain = filter::mightContain;
+            if (filter instanceof RemovableFilter) {
+                RemovableFilter<byte[]> removable = (RemovableFilter<byte[]>) filter;
+                put = key -> removable.put(key) & removable.remove(key);
+            } else {
+                put = filter::put;
+            }
         }
-    }
 
-    @State(Scope.Benchmark)
-    public static class Classic {
-        BloomFilter<byte[]> filter;
-
-        @Setup(Level.Trial)
-        public void build() {
-            filter = fill(BloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE));
+        private static MembershipFilter<byte[]> create(String kind) {
+            switch (kind) {
+                case "blocked":
+                    return BlockedBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                case "classic":
+                    return BloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                case "concurrent":
+                    return ConcurrentBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                case "cuckoo":
+                    return CuckooFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                case "counting":
+                    return CountingBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                default:
+                    throw new IllegalArgumentException("unknown kind " + kind);
+            }
         }
-    }
 
-    @State(Scope.Benchmark)
-    public static class Concurrent {
-        ConcurrentBloomFilter<byte[]> filter;
-
-        @Setup(Level.Trial)
-        public void build() {
-            filter = fill(ConcurrentBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE));
-        }
-    }
-
-    @State(Scope.Benchmark)
-    public static class Cuckoo {
-        CuckooFilter<byte[]> filter;
-
-        @Setup(Level.Trial)
-        public void build() {
-            filter = fill(CuckooFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE));
-        }
-    }
-
-    @State(Scope.Benchmark)
-    public static class Counting {
-        CountingBloomFilter<byte[]> filter;
-
-        @Setup(Level.Trial)
-        public void build() {
-            filter = fill(CountingBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE));
-        }
-    }
-
-    @State(Scope.Benchmark)
-    public static class Guava {
-        com.google.common.hash.BloomFilter<byte[]> filter;
-
-        @Setup(Level.Trial)
-        public void build() {
-            filter = com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), ELEMENTS, RATE);
+        private static void fill(Predicate<byte[]> put) {
             byte[] key = new byte[32];
             for (long i = 0; i < ELEMENTS; i++) {
-                filter.put(ProbeKeys.fill(key, i));
+                put.test(ProbeKeys.fill(key, i));
             }
         }
     }
@@ -131,37 +122,7 @@ public class FamilyBenchmark {
         }
     }
 
-    @Benchmark
-    public boolean blockedMightContain(Blocked s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    @Benchmark
-    public boolean classicMightContain(Classic s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    @Benchmark
-    public boolean concurrentMightContain(Concurrent s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    @Benchmark
-    public boolean cuckooMightContain(Cuckoo s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    @Benchmark
-    public boolean countingMightContain(Counting s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    @Benchmark
-    public boolean guavaMightContain(Guava s, ProbeKeys keys) {
-        return s.filter.mightContain(keys.next());
-    }
-
-    /** Fresh 32-byte keys for the put benchmarks, written into one reused array. */
+    /** Fresh 32-byte keys for the put benchmark, written into one reused array. */
     @State(Scope.Thread)
     public static class FreshKeys {
         final byte[] key = new byte[32];
@@ -173,39 +134,13 @@ public class FamilyBenchmark {
     }
 
     @Benchmark
-    public boolean blockedPut(Blocked s, FreshKeys keys) {
-        return s.filter.put(keys.next());
+    public boolean mightContain(Filter filter, ProbeKeys keys) {
+        return filter.mightContain.test(keys.next());
     }
 
     @Benchmark
-    public boolean classicPut(Classic s, FreshKeys keys) {
-        return s.filter.put(keys.next());
-    }
-
-    @Benchmark
-    public boolean concurrentPut(Concurrent s, FreshKeys keys) {
-        return s.filter.put(keys.next());
-    }
-
-    @Benchmark
-    public boolean guavaPut(Guava s, FreshKeys keys) {
-        return s.filter.put(keys.next());
-    }
-
-    /** A put and the remove of the same key, so the table stays at its load (a cuckoo filter would fill up). */
-    @Benchmark
-    public boolean cuckooPutRemove(Cuckoo s, FreshKeys keys) {
-        byte[] key = keys.next();
-        s.filter.put(key);
-        return s.filter.remove(key);
-    }
-
-    /** A put and the remove of the same key, so the counters stay as the fill left them. */
-    @Benchmark
-    public boolean countingPutRemove(Counting s, FreshKeys keys) {
-        byte[] key = keys.next();
-        s.filter.put(key);
-        return s.filter.remove(key);
+    public boolean put(Filter filter, FreshKeys keys) {
+        return filter.put.test(keys.next());
     }
 
     /** One random read of a {@code long[]} the size of the blocked filter: the one-cache-miss floor. */
