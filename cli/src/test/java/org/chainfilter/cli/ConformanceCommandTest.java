@@ -116,6 +116,17 @@ class ConformanceCommandTest {
     }
 
     @Test
+    void bitcoinjIsReportedWhereItDepartsFromBitcoinCore() {
+        CliRun run = CliRun.of("conformance", "--bundled", "--impl", "bitcoinj");
+        assertEquals(1, run.status, run.toString());
+        assertTrue(run.out.startsWith("Implementation under test: bitcoinj 0.17.1"), run.out);
+        assertTrue(run.out.contains("departs from Bitcoin Core: FAILED bip37-tx-match.core.json "
+                + "'bloom_match #1: txid via uint256': match: expected true got false"), run.out);
+        assertEquals(14, run.out.lines().filter(l -> l.startsWith("departs from Bitcoin Core: ")).count(), run.out);
+        assertEquals("37 passed, 14 failed", lastLine(run.out));
+    }
+
+    @Test
     void bundledAndFilesRunTogether() throws IOException {
         VectorFile one = Suites.bundled("murmur3-x86-32.core.json");
         Path file = write("copy.json", Files.readString(Path.of(
