@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
             EthBloomCommand.class,
             EthMatchCommand.class,
             EthIndexCommand.class,
+            EthScanCommand.class,
         })
 final class EthCommand implements Runnable {
     @Spec
@@ -19,6 +20,6 @@ final class EthCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "an eth command is required: bloom, match or index");
+        throw new ParameterException(spec.commandLine(), "an eth command is required: bloom, match, index or scan");
     }
 }

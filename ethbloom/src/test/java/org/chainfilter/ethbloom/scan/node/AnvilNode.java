@@ -256,8 +256,10 @@ public final class AnvilNode implements AutoCloseable {
 
     private static Path logDirectory() {
         try {
-            Path dir = Path.of(AnvilNode.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .getParent().resolve("anvil-logs");
+            // target/anvil-logs beside target/test-classes; from a test jar (another module's tests), the temp dir.
+            Path classes = Path.of(AnvilNode.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path dir = Files.isDirectory(classes) ? classes.getParent().resolve("anvil-logs")
+                    : Path.of(System.getProperty("java.io.tmpdir"), "chainfilter-anvil-logs");
             return Files.createDirectories(dir);
         } catch (IOException | java.net.URISyntaxException e) {
             throw new IllegalStateException("cannot create the anvil log directory", e);

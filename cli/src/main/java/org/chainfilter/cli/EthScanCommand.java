@@ -1,0 +1,159 @@
+package org.chainfilter.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.FileCheckpointStore;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanException;
+import org.chainfilter.ethbloom.scan.ScanListener;
+import org.chainfilter.ethbloom.scan.ScanSummary;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.http.HttpService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code chainfilter eth scan}: the logs of a block range that match a filter, from a JSON-RPC node, reading only the
+ * blocks whose header bloom could match ({@link BlockScanner}). Logs go to stdout as JSON lines in the JSON-RPC log
+ * shape, in chain order; progress, retries and the summary (with the bloom saturation verdict) go to stderr.
+ */
+@Command(name = "scan", mixinStandardHelpOptions = true,
+        description = {"Scan blocks FROM..TO of a JSON-RPC node for the logs matching a filter, skipping the blocks",
+            "whose logsBloom rules them out. Logs: JSON lines on stdout, in chain order. Progress and a summary",
+            "(blocks skipped, false positives, bloom saturation) on stderr. With --checkpoint, a rerun resumes",
+            "after the last block whose logs were printed."})
+final class EthScanCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--rpc", paramLabel = "URL", required = true,
+            description = "The node's JSON-RPC HTTP endpoint, e.g. http://127.0.0.1:8545.")
+    private String rpcUrl;
+
+    @Option(names = "--from", paramLabel = "N", required = true, description = "The first block.")
+    private long fromBlock;
+
+    @Option(names = "--to", paramLabel = "N",
+            description = "The last block (default: the head minus --confirmations).")
+    private Long toBlock;
+
+    @Mixin
+    private EthFilterOptions filterOptions;
+
+    @Option(names = "--checkpoint", paramLabel = "FILE",
+            description = "Keep progress in FILE (written atomically after each block with logs) and resume from it.")
+    private Path checkpointFile;
+
+    @Option(names = "--confirmations", paramLabel = "N", defaultValue = "12",
+            description = "Stay N blocks behind the head, out of reach of reorganisations (default ${DEFAULT-VALUE};"
+                    + " 0 scans up to the head).")
+    private int confirmations;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
+            description = "Headers per JSON-RPC batch, 1..1000 (default ${DEFAULT-VALUE}).")
+    private int batch;
+
+    @Option(names = "--max-log-range", paramLabel = "BLOCKS", defaultValue = "2000",
+            description = "The widest eth_getLogs range sent (default ${DEFAULT-VALUE}); narrowed when refused.")
+    private long maxLogRange;
+
+    @Option(names = "--retries", paramLabel = "N", defaultValue = "6",
+            description = "Attempts per call before giving up, with exponential backoff (default ${DEFAULT-VALUE}).")
+    private int attempts;
+
+    @Option(names = "--index", paramLabel = "DIR",
+            description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
+                    + " decided by it.")
+    private Path indexDirectory;
+
+    @Option(names = "--quiet", description = "No progress lines on stderr, only the summary.")
+    private boolean quiet;
+
+    @Override
+    public Integer call() {
+        LogFilter filter = filterOptions.filter();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        BlockScanner.Builder builder = BlockScanner.builder(new HttpService(rpcUrl)).headerBatchSize(batch)
+                .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
+                .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8)))
+                .listener(progress(err));
+        if (checkpointFile != null) {
+            builder.checkpoints(new FileCheckpointStore(checkpointFile));
+        }
+        if (indexDirectory != null) {
+            builder.sectionIndex(SectionIndex.open(indexDirectory));
+        }
+        ScanSummary summary;
+        try {
+            summary = builder.build().scan(filter, fromBlock, toBlock == null ? Long.MAX_VALUE : toBlock,
+                    log -> out.println(json(log)));
+        } catch (ScanException e) {
+            out.flush();
+            throw new IllegalStateException(e.getMessage()
+                    + (checkpointFile == null ? "" : "; rerun with the same --checkpoint to resume"), e);
+        }
+        out.flush();
+        err.println(summary.report());
+        err.flush();
+        return 0;
+    }
+
+    private ScanListener progress(PrintWriter err) {
+        return new ScanListener() {
+            @Override
+            public void onProgress(ScanSummary soFar) {
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "scanned %d..%d: %d logs, %d of %d blocks skipped by bloom%n",
+                            soFar.firstBlock(), soFar.lastBlock(), soFar.logsEmitted(), soFar.blocksSkippedByBloom(),
+                            soFar.blocksScanned());
+                    err.flush();
+                }
+            }
+
+            @Override
+            public void onRetry(String call, int failure, Duration delay, String problem) {
+                err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(), failure,
+                        problem);
+                err.flush();
+            }
+
+            @Override
+            public void onRangeSplit(long fromBlockOfRange, long toBlockOfRange, String problem) {
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "the node refused eth_getLogs %d..%d (%s): splitting it%n",
+                            fromBlockOfRange, toBlockOfRange, problem);
+                }
+            }
+        };
+    }
+
+    /** The log in the JSON-RPC shape, hex quantities as the node sent them. */
+    static String json(Log log) {
+        ObjectNode json = JSON.createObjectNode().put("address", log.getAddress());
+        json.putArray("topics").addAll(log.getTopics().stream().map(JSON.getNodeFactory()::textNode).toList());
+        json.put("data", log.getData()).put("blockNumber", log.getBlockNumberRaw())
+                .put("blockHash", log.getBlockHash()).put("transactionHash", log.getTransactionHash())
+                .put("transactionIndex", log.getTransactionIndexRaw()).put("logIndex", log.getLogIndexRaw())
+                .put("removed", log.isRemoved());
+        try {
+            return JSON.writeValueAsString(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings always serialises", e);
+        }
+    }
+}

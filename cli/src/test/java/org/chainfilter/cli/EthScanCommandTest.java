@@ -1,0 +1,146 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.chainfilter.ethbloom.scan.node.LogText;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code chainfilter eth scan} against a real node: anvil with several hundred blocks of logs (ethbloom's test
+ * fixture). Its stdout must equal anvil's own {@code eth_getLogs} for the same filter and range.
+ */
+class EthScanCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static TestChain chain;
+
+    @BeforeAll
+    static void startNode() {
+        chain = TestChain.build(9);
+    }
+
+    @AfterAll
+    static void stopNode() {
+        chain.close();
+    }
+
+    private static String transfer() {
+        return TestChain.topic0("Transfer(address,address,uint256)");
+    }
+
+    private static List<String> anvilLogs(List<String> addresses, String topic0, long from, long to) {
+        List<String> logs = new ArrayList<>();
+        chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x" + Long.toHexString(from), "toBlock",
+                "0x" + Long.toHexString(to), "address", addresses, "topics", List.of(topic0)))
+                .forEach(log -> logs.add(LogText.of(log)));
+        return logs;
+    }
+
+    private static List<String> printed(CliRun run) {
+        List<String> logs = new ArrayList<>();
+        for (String line : run.out.split("\\R")) {
+            if (!line.isBlank()) {
+                try {
+                    logs.add(LogText.of(JSON.readTree(line)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("not a JSON line: " + line, e);
+                }
+            }
+        }
+        return logs;
+    }
+
+    @Test
+    void printsTheMatchingLogsAsJsonLinesAndTheSummaryOnStderr() {
+        List<String> sources = chain.eventSources();
+        CliRun run = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--to",
+                Long.toString(chain.head()), "--address", sources.get(0) + "," + sources.get(1), "--topic", transfer(),
+                "--confirmations", "0", "--batch", "64");
+        assertEquals(0, run.status, run::toString);
+        List<String> expected = anvilLogs(sources.subList(0, 2), transfer(), 0, chain.head());
+        assertTrue(expected.size() > 50, "Transfer logs: " + expected.size());
+        assertEquals(expected, printed(run));
+        assertTrue(run.err.contains("scanned 0..63: "), run.err);
+        assertTrue(run.err.contains("blocks 0.." + chain.head() + " scanned (" + (chain.head() + 1) + " blocks)"),
+                run.err);
+        assertTrue(run.err.contains("logs emitted " + expected.size()), run.err);
+        assertTrue(run.err.contains("Bloom skipping saved "), run.err);
+    }
+
+    @Test
+    void aCheckpointMakesTheSecondRunResumeAfterTheFirst(@TempDir Path dir) {
+        String checkpoint = dir.resolve("scan.checkpoint").toString();
+        String address = chain.eventSources().get(2);
+        long middle = chain.head() / 2;
+        CliRun first = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--to",
+                Long.toString(middle), "--address", address, "--topic", transfer(), "--confirmations", "0",
+                "--checkpoint", checkpoint, "--quiet");
+        CliRun second = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--to",
+                Long.toString(chain.head()), "--address", address, "--topic", transfer(), "--confirmations", "0",
+                "--checkpoint", checkpoint, "--quiet");
+        assertEquals(0, first.status, first::toString);
+        assertEquals(0, second.status, second::toString);
+        assertTrue(second.err.contains("blocks " + (middle + 1) + ".." + chain.head() + " scanned"), second.err);
+        assertTrue(second.err.contains("resumed from checkpoint"), second.err);
+        assertTrue(!first.err.contains("scanned 0..") && !second.err.contains("scanned " + (middle + 1) + ".."),
+                "--quiet prints no progress");
+        List<String> both = new ArrayList<>(printed(first));
+        both.addAll(printed(second));
+        assertEquals(anvilLogs(List.of(address), transfer(), 0, chain.head()), both);
+    }
+
+    @Test
+    void staysTwelveBlocksBehindTheHeadByDefault() {
+        CliRun run = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(chain.head() - 30),
+                "--to", Long.toString(chain.head()), "--topic", transfer(), "--quiet");
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.err.contains("scanned (19 blocks); head " + chain.head() + ", 12 confirmations; stopped short"
+                + " of the requested block " + chain.head() + " (not yet confirmed)"), run.err);
+        assertEquals(anvilLogs(List.of(), transfer(), chain.head() - 30, chain.head() - 12), printed(run));
+    }
+
+    @Test
+    void anUnreachableNodeFailsWithTheLastErrorAfterTheRetries() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closedPort = socket.getLocalPort();
+        }
+        CliRun run = CliRun.of("eth", "scan", "--rpc", "http://127.0.0.1:" + closedPort, "--from", "0", "--to", "10",
+                "--retries", "2");
+        assertEquals(1, run.status, run::toString);
+        assertTrue(run.err.startsWith("retrying eth_blockNumber in 250 ms (failure 1: ConnectException"), run.err);
+        assertTrue(run.err.contains("chainfilter: eth_blockNumber failed 2 times in a row (retry limit 2); last error:"
+                + " ConnectException"), run.err);
+        assertEquals("", run.out);
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithTheirLimits() {
+        String url = chain.node().url();
+        assertEquals("chainfilter: fromBlock is -1; block numbers start at 0",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "-1").err.strip());
+        assertEquals("chainfilter: header batch size is 0; it must be 1..1000",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--batch", "0").err.strip());
+        assertEquals("chainfilter: toBlock 4 is below fromBlock 5",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "5", "--to", "4").err.strip());
+        assertEquals("chainfilter: address 0x12 is 1 bytes; it must be exactly 20 bytes",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--address", "0x12").err.strip());
+        CliRun noRpc = CliRun.of("eth", "scan", "--from", "0");
+        assertEquals(2, noRpc.status);
+        assertTrue(noRpc.err.startsWith("chainfilter: Missing required option: '--rpc=URL'"), noRpc.err);
+    }
+}
