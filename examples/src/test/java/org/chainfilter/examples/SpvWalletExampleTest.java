@@ -1,0 +1,35 @@
+package org.chainfilter.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SpvWalletExampleTest {
+
+    /**
+     * The wallet proves and accepts transactions 1, 2 and 3 of block 5a4ded (Core's merkle_block_2: tx 1 and 3 pay
+     * the key, tx 2 spends tx 1's output, found through the outpoint UPDATE_ALL inserted). The coinbase is matched
+     * only when the random nTweak makes it a false positive, so it is checked as "at most".
+     */
+    @Test
+    void walletProvesThePaymentsToItsKey() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SpvWalletExample.Result result = SpvWalletExample.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals("000000005a4ded781e667e06ceefafb71410b511fe0d5adc3e5a27ecbec34ae6", result.blockHash().toString());
+        List<Integer> positions = result.proven().stream().map(m -> m.index()).toList();
+        assertTrue(positions.containsAll(List.of(1, 2, 3)), positions.toString());
+        assertTrue(positions.size() <= 4);
+        assertEquals(positions, List.copyOf(result.transactions().keySet()));
+        assertEquals("28204cad1d7fc1d199e8ef4fa22f182de6258a3eaafe1bbe56ebdcacd3069a5f",
+                result.transactions().get(1).getTxId().toString());
+        assertTrue(result.paidToWalletSatoshis() > 0);
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("wallet     accepts tx 2 6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2"),
+                printed);
+    }
+}
