@@ -1,0 +1,93 @@
+package org.chainfilter.bench.bip158;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.chainfilter.bip158.BasicFilter;
+import org.chainfilter.bip158.GcsFilter;
+import org.chainfilter.bip158.GcsParams;
+import org.chainfilter.bip158.GcsQuery;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.common.Hex;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * BIP158 costs, for comparison with Bitcoin Core's src/bench/gcs_filter.cpp and blockfilter benchmarks (Core PR
+ * #12254 reported about 434 ns per element to build a basic filter on its machine).
+ *
+ * <ul>
+ *   <li>{@code buildLargestPublishedBlock}: the basic filter of testnet3 block 926485, the largest block of the
+ *       published vectors (bitcoin/bitcoin src/test/data/blockfilters.json @ c7efb652; 9 distinct elements from 10
+ *       outputs and 8 spent scripts), from the parsed block and its spent scripts: divide by 9 for ns per element;</li>
+ *   <li>{@code buildSynthetic5000}: a GCS of 5,000 distinct 32-byte elements (Core's bench shape) with the basic
+ *       parameters: divide by 5,000;</li>
+ *   <li>{@code matchWallet1000}: a 1,000-script wallet (none in the block) against a 5,000-element basic filter with a
+ *       reused {@link GcsQuery}: should allocate 0 bytes per operation ({@code -prof gc});</li>
+ *   <li>{@code matchOne}: one script against the 5,000-element filter: 0 bytes per operation.</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class Bip158Benchmark {
+    private Block block;
+    private List<byte[]> spentScripts;
+    private GcsParams params;
+    private List<byte[]> syntheticElements;
+    private GcsFilter filter5000;
+    private GcsQuery wallet1000;
+    private byte[] absentScript;
+
+    @Setup
+    public void setUp() throws Exception {
+        block = Block.parse(BenchData.block926485());
+        spentScripts = BenchData.spent926485();
+        if (!BenchData.FILTER_926485.equals(Hex.encode(BasicFilter.build(block, spentScripts).encoded()))) {
+            throw new IllegalStateException("block 926485 no longer gives its published filter");
+        }
+        SplittableRandom random = new SplittableRandom(158);
+        params = GcsParams.of(random.nextLong(), random.nextLong(), BasicFilter.P, BasicFilter.M);
+        syntheticElements = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            byte[] element = new byte[32];
+            random.nextBytes(element);
+            syntheticElements.add(element);
+        }
+        filter5000 = GcsFilter.build(params, syntheticElements);
+        List<byte[]> wallet = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            byte[] script = Hex.decode("0014" + "00".repeat(20));
+            random.nextBytes(script);
+            wallet.add(script);
+        }
+        wallet1000 = GcsQuery.of(wallet);
+        absentScript = wallet.get(0);
+    }
+
+    @Benchmark
+    public BasicFilter buildLargestPublishedBlock() {
+        return BasicFilter.build(block, spentScripts);
+    }
+
+    @Benchmark
+    public GcsFilter buildSynthetic5000() {
+        return GcsFilter.build(params, syntheticElements);
+    }
+
+    @Benchmark
+    public boolean matchWallet1000() {
+        return filter5000.matchAny(wallet1000);
+    }
+
+    @Benchmark
+    public boolean matchOne() {
+        return filter5000.match(absentScript);
+    }
+}
