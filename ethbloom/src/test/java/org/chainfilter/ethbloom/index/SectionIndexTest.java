@@ -207,6 +207,85 @@ class SectionIndexTest {
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
 
+    /** Rewrites a section file with {@code edit} applied and a fresh CRC32C, so only the later checks can object. */
+    private static void rewriteWithValidCrc(Path file, java.util.function.Consumer<java.nio.ByteBuffer> edit)
+            throws IOException {
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(Files.readAllBytes(file));
+        edit.accept(buffer);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(buffer.array(), 0, buffer.capacity() - 4);
+        buffer.putInt(buffer.capacity() - 4, (int) crc.getValue());
+        Files.write(file, buffer.array());
+    }
+
+    @Test
+    void inconsistentSectionsWithAValidChecksumAreRefused() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            writer.append(0, LogsBloom.ofValue(new byte[20]));
+        }
+        Path file = dir.resolve("section-0000000000.bits");
+        byte[] good = Files.readAllBytes(file);
+        int firstVectorBit = -1;
+        for (int bit = 0; bit < 2048 && firstVectorBit < 0; bit++) {
+            if (((good[24 + 2 * bit] & 0xff) << 8 | (good[25 + 2 * bit] & 0xff)) != 0) {
+                firstVectorBit = bit;
+            }
+        }
+        int bit = firstVectorBit;
+
+        rewriteWithValidCrc(file, b -> b.putInt(4, 2));
+        assertEquals(file + " has format version 2; this reader knows version 1",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putLong(8, 5));
+        assertEquals(file + " holds section 5; its name says 0",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putInt(16, 4097));
+        assertEquals(file + " holds 4097 blocks; a section holds 1 to 4096",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putInt(20, 7));
+        assertEquals(file + " declares 7 payload bytes but holds 195",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putShort(24 + 2 * bit, (short) 600));
+        assertEquals(file + ": vector of bloom bit " + bit + " is 600 bytes; at most 512",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putShort(24 + 2 * bit, (short) 66));
+        assertEquals(file + ": vector lengths add up to 196 bytes, payload is 195",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        // The first vector's bitmap flags byte 0; flag byte 1 as well: 2 flagged, 1 stored.
+        rewriteWithValidCrc(file, b -> b.put(4120, (byte) (b.get(4120) | 0x40)));
+        assertEquals(file + ": vector of bloom bit " + bit + " flags 2 bytes but stores 1",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.put(4120 + 64, (byte) 0));
+        assertEquals(file + ": vector of bloom bit " + bit + " stores a zero byte",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        rewriteWithValidCrc(file, b -> b.putInt(0, 0x12345678));
+        assertEquals(file + " does not start with the magic CFBS",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        assertEquals(1, SectionIndex.open(dir).indexedBlockCount());
+    }
+
+    @Test
+    void aPartialSectionFollowedByAnotherIsRefused() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b < 4_100; b++) {
+                writer.append(b, LogsBloom.EMPTY);
+            }
+        }
+        Path first = dir.resolve("section-0000000000.bits");
+        rewriteWithValidCrc(first, b -> b.putInt(16, 100));
+        assertEquals(dir + ": section 0 holds 100 blocks but is followed by section 1",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
+
     @Test
     void sectionFileGoldenLayout() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
