@@ -1,0 +1,68 @@
+package org.chainfilter.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The watcher against a real node (anvil with several hundred blocks of logs, ethbloom's test fixture). */
+class ContractEventWatcherTest {
+    private static final String TRANSFER = "Transfer(address,address,uint256)";
+    private static TestChain chain;
+
+    @BeforeAll
+    static void startNode() {
+        chain = TestChain.build(13);
+    }
+
+    @AfterAll
+    static void stopNode() {
+        chain.close();
+    }
+
+    @Test
+    void printsEveryTransferOfTheContractOnceAcrossPollsAndRestarts(@TempDir Path dir) {
+        String contract = chain.eventSources().get(1);
+        int expected = chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "latest", "address",
+                contract, "topics", java.util.List.of(TestChain.topic0(TRANSFER)))).size();
+        assertTrue(expected > 20, "Transfer logs of the contract: " + expected);
+        String checkpoint = dir.resolve("watch.checkpoint").toString();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] args = {"--rpc", chain.node().url(), "--address", contract, "--event", TRANSFER, "--from", "0",
+            "--confirmations", "0", "--poll-seconds", "0.05", "--max-polls", "3", "--checkpoint", checkpoint};
+
+        long printed = ContractEventWatcher.watch(args, utf8(out), utf8(err));
+        long printedAfterRestart = ContractEventWatcher.watch(args, utf8(out), utf8(err));
+
+        assertEquals(expected, printed);
+        assertEquals(0, printedAfterRestart, "the checkpoint holds: nothing is printed twice");
+        String lines = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expected, lines.lines().filter(l -> l.contains(": Transfer indexed [0x")).count(), lines);
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.startsWith("watching " + contract + " " + TRANSFER + " from block 0, 0 confirmations"), log);
+        assertTrue(log.contains("blocks 0.." + chain.head() + ": " + expected + " events. Bloom skipping saved "), log);
+    }
+
+    @Test
+    void refusesAMissingAddress() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher.watch(
+                new String[] {"--rpc", chain.node().url()}, utf8(new ByteArrayOutputStream()),
+                utf8(new ByteArrayOutputStream())));
+        assertEquals("--address is required (see the class javadoc for the options)", e.getMessage());
+    }
+
+    private static PrintStream utf8(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+}
