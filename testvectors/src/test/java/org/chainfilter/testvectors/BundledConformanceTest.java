@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.chainfilter.testvectors.suites.ChainfilterSuites;
@@ -79,6 +81,24 @@ class BundledConformanceTest {
             assertTrue(file.origin().startsWith(file.suite() + "."), file.origin() + " holds suite " + file.suite());
             assertTrue(file.source().length() > 20, file.origin() + ": source must name repository, path, commit");
         }
+    }
+
+    @Test
+    void theReadmeStatesTheVectorCountOfEverySuite() throws IOException {
+        Map<String, Integer> perSuite = new LinkedHashMap<>();
+        for (VectorFile file : Suites.bundled()) {
+            perSuite.merge(file.suite(), file.vectors().size(), Integer::sum);
+        }
+        Map<String, Integer> inReadme = new LinkedHashMap<>();
+        String readme = Files.readString(Path.of("../README.md"));
+        int from = readme.indexOf("### testvectors");
+        int to = readme.indexOf("\n### ", from + 1);
+        Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\| (\\d+) \\|")
+                .matcher(readme.substring(from, to < 0 ? readme.length() : to));
+        while (row.find()) {
+            inReadme.put(row.group(1), Integer.parseInt(row.group(2)));
+        }
+        assertEquals(perSuite, inReadme);
     }
 
     @Test
