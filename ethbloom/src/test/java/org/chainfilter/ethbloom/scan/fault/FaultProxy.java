@@ -1,0 +1,226 @@
+package org.chainfilter.ethbloom.scan.fault;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A JSON-RPC reverse proxy on 127.0.0.1 (never another address) between a client and a node, which injects the faults
+ * real providers and networks produce. Per HTTP request a {@link Script} decides one transport fault (an HTTP status,
+ * a garbage or truncated body, a delay, a batch answered out of order or with an answer missing, the node killed or
+ * restarted first); per JSON-RPC call inside it, whether the "provider" refuses it with an error object (range
+ * limits, rate limits) instead of forwarding it. Whatever is forwarded goes to the node unchanged; when the node does
+ * not answer (killed) the proxy answers 502 as a load balancer would.
+ */
+final class FaultProxy implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What happens to one HTTP request. */
+    enum Transport { PASS, HTTP_429, HTTP_503, GARBAGE_BODY, TRUNCATED_BODY, DELAYED, REORDERED_BATCH, DROPPED_ANSWER }
+
+    /** The fault plan: consulted for every HTTP request and every JSON-RPC call. */
+    interface Script {
+        /** The transport fault for HTTP request number {@code number} (1-based) carrying {@code body}. */
+        Transport transport(int number, JsonNode body);
+
+        /** An error object to answer {@code call} with instead of forwarding it, or null to forward it. */
+        default ObjectNode refusal(JsonNode call) {
+            return null;
+        }
+
+        /** Runs before request {@code number} is forwarded: e.g. kills or restarts the node. */
+        default void beforeForwarding(int number) {
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final URI node;
+    private final Script script;
+    private final Duration delay;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger faults = new AtomicInteger();
+    private final AtomicInteger refusals = new AtomicInteger();
+
+    FaultProxy(String nodeUrl, Script script, Duration delay) throws IOException {
+        this.node = URI.create(nodeUrl);
+        this.script = script;
+        this.delay = delay;
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    int requests() {
+        return requests.get();
+    }
+
+    /** Transport faults injected (not counting refusals). */
+    int faults() {
+        return faults.get();
+    }
+
+    /** JSON-RPC calls answered with an error object instead of being forwarded. */
+    int refusals() {
+        return refusals.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            int number = requests.incrementAndGet();
+            JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            Transport transport = script.transport(number, body);
+            if (transport != Transport.PASS) {
+                faults.incrementAndGet();
+            }
+            switch (transport) {
+                case HTTP_429:
+                    respond(exchange, 429, "Too Many Requests");
+                    return;
+                case HTTP_503:
+                    respond(exchange, 503, "<html><body>503 Service Temporarily Unavailable</body></html>");
+                    return;
+                case GARBAGE_BODY:
+                    respond(exchange, 200, "<html><body>upstream connect error or disconnect/reset before headers"
+                            + "</body></html>");
+                    return;
+                case DELAYED:
+                    sleep(delay);
+                    break;
+                default:
+                    break;
+            }
+            script.beforeForwarding(number);
+            JsonNode answer = answer(body);
+            if (answer == null) {
+                respond(exchange, 502, "Bad Gateway");
+                return;
+            }
+            if (answer.isArray() && answer.size() > 1 && transport == Transport.REORDERED_BATCH) {
+                List<JsonNode> items = new ArrayList<>();
+                answer.forEach(items::add);
+                ArrayNode reversed = JSON.createArrayNode();
+                for (int i = items.size() - 1; i >= 0; i--) {
+                    reversed.add(items.get(i));
+                }
+                answer = reversed;
+            } else if (answer.isArray() && answer.size() > 1 && transport == Transport.DROPPED_ANSWER) {
+                ((ArrayNode) answer).remove(answer.size() - 1);
+            }
+            String text = JSON.writeValueAsString(answer);
+            respond(exchange, 200, transport == Transport.TRUNCATED_BODY ? text.substring(0, text.length() / 2) : text);
+        }
+    }
+
+    /** The answer to a call or batch: refusals made here, the rest from the node; null when the node is down. */
+    private JsonNode answer(JsonNode body) {
+        List<JsonNode> calls = new ArrayList<>();
+        if (body.isArray()) {
+            body.forEach(calls::add);
+        } else {
+            calls.add(body);
+        }
+        JsonNode[] answers = new JsonNode[calls.size()];
+        ArrayNode forwarded = JSON.createArrayNode();
+        List<Integer> forwardedAt = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            ObjectNode error = script.refusal(calls.get(i));
+            if (error != null) {
+                refusals.incrementAndGet();
+                answers[i] = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", calls.get(i).get("id"));
+                ((ObjectNode) answers[i]).set("error", error);
+            } else {
+                forwarded.add(calls.get(i));
+                forwardedAt.add(i);
+            }
+        }
+        if (!forwardedAt.isEmpty()) {
+            JsonNode fromNode = forward(forwarded);
+            if (fromNode == null) {
+                return null;
+            }
+            for (JsonNode item : fromNode) {
+                for (int j = 0; j < forwardedAt.size(); j++) {
+                    if (item.get("id").equals(forwarded.get(j).get("id"))) {
+                        answers[forwardedAt.get(j)] = item;
+                    }
+                }
+            }
+        }
+        if (!body.isArray()) {
+            return answers[0];
+        }
+        ArrayNode batch = JSON.createArrayNode();
+        for (JsonNode item : answers) {
+            batch.add(item);
+        }
+        return batch;
+    }
+
+    private JsonNode forward(ArrayNode batch) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(node).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(batch))).build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? JSON.readTree(response.body()) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** A JSON-RPC error object. */
+    static ObjectNode error(int code, String message) {
+        return JSON.createObjectNode().put("code", code).put("message", message);
+    }
+
+    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", status == 200 ? "application/json" : "text/html");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
