@@ -54,6 +54,7 @@ class BundledConformanceTest {
         EXPECTED_FILES.put("eth-bloom-contains.web.json", 4);
         EXPECTED_FILES.put("eth-bloom-contains.web3j.json", 2);
         EXPECTED_FILES.put("eth-log-filter.execution-apis.json", 18);
+        EXPECTED_FILES.put("eth-log-filter.mainnet.json", 41);
     }
 
     @Test
