@@ -49,6 +49,21 @@ final class FaultProxy implements AutoCloseable {
         /** Runs before request {@code number} is forwarded: e.g. kills or restarts the node. */
         default void beforeForwarding(int number) {
         }
+
+        /** A script that passes everything and runs {@code action} with each request's number before forwarding. */
+        static Script beforeEachForward(java.util.function.IntConsumer action) {
+            return new Script() {
+                @Override
+                public Transport transport(int number, JsonNode body) {
+                    return Transport.PASS;
+                }
+
+                @Override
+                public void beforeForwarding(int number) {
+                    action.accept(number);
+                }
+            };
+        }
     }
 
     private final HttpServer server;

@@ -146,21 +146,13 @@ class ScannerFaultTest {
         List<String> sources = List.of(chain.eventSources().get(0), chain.eventSources().get(1));
         try (AnvilNode node = AnvilNode.start(chain.dumpState(dir.resolve("chain.json")))) {
             Path state = node.dumpState(dir.resolve("node.json"));
-            FaultProxy.Script outage = new FaultProxy.Script() {
-                @Override
-                public FaultProxy.Transport transport(int number, JsonNode body) {
-                    return FaultProxy.Transport.PASS;
+            FaultProxy.Script outage = FaultProxy.Script.beforeEachForward(number -> {
+                if (number == 4) {
+                    node.kill();
+                } else if (number == 7) {
+                    node.restart(state);
                 }
-
-                @Override
-                public void beforeForwarding(int number) {
-                    if (number == 4) {
-                        node.kill();
-                    } else if (number == 7) {
-                        node.restart(state);
-                    }
-                }
-            };
+            });
             try (FaultProxy proxy = new FaultProxy(node.url(), outage, Duration.ZERO)) {
                 ScanSummary summary = scanEqualsNode(chain, proxy, addressFilter(sources.toArray(new String[0])),
                         sources, 0, chain.head(), PATIENT);
@@ -178,19 +170,11 @@ class ScannerFaultTest {
         FileCheckpointStore checkpoint = new FileCheckpointStore(dir.resolve("scan.checkpoint"));
         try (AnvilNode node = AnvilNode.start(chain.dumpState(dir.resolve("chain.json")))) {
             Path state = node.dumpState(dir.resolve("node.json"));
-            FaultProxy.Script outage = new FaultProxy.Script() {
-                @Override
-                public FaultProxy.Transport transport(int number, JsonNode body) {
-                    return FaultProxy.Transport.PASS;
+            FaultProxy.Script outage = FaultProxy.Script.beforeEachForward(number -> {
+                if (number == 6) {
+                    node.kill();
                 }
-
-                @Override
-                public void beforeForwarding(int number) {
-                    if (number == 6) {
-                        node.kill();
-                    }
-                }
-            };
+            });
             List<String> emitted = new ArrayList<>();
             try (FaultProxy proxy = new FaultProxy(node.url(), outage, Duration.ZERO)) {
                 BlockScanner scanner = BlockScanner.builder(new HttpService(proxy.url())).headerBatchSize(40)
