@@ -14,7 +14,6 @@ import org.chainfilter.btcwire.TxOutput;
 import org.chainfilter.common.Hex;
 import org.chainfilter.common.bits.ByteLayout;
 import org.chainfilter.common.bits.LongArrayBitStore;
-import org.chainfilter.common.hash.Murmur3;
 
 /**
  * A BIP37 connection Bloom filter, bit for bit Bitcoin Core's {@code CBloomFilter} ({@code common/bloom.cpp}).
@@ -49,6 +48,8 @@ public final class Bip37BloomFilter {
     private final int flags;
     private final byte[] scratch = new byte[OutPoint.LENGTH];
     private final ScriptIterator scriptIterator = new ScriptIterator();
+    /** Null for the empty filter, which never hashes. */
+    private final Bip37Probes probes;
 
     private Bip37BloomFilter(byte[] data, int hashFunctionCount, int tweak, int flags) {
         this.bits = data.length == 0 ? null : LongArrayBitStore.fromBytes(data, ByteLayout.LSB_FIRST);
@@ -57,6 +58,7 @@ public final class Bip37BloomFilter {
         this.hashFunctionCount = hashFunctionCount;
         this.tweak = tweak;
         this.flags = flags;
+        this.probes = data.length == 0 ? null : new Bip37Probes(bitLength);
     }
 
     private Bip37BloomFilter(Bip37BloomFilter other) {
@@ -66,6 +68,7 @@ public final class Bip37BloomFilter {
         this.hashFunctionCount = other.hashFunctionCount;
         this.tweak = other.tweak;
         this.flags = other.flags;
+        this.probes = other.probes == null ? null : new Bip37Probes(bitLength);
     }
 
     /**
@@ -186,11 +189,6 @@ public final class Bip37BloomFilter {
         return byteLength == 0 || hashFunctionCount == 0;
     }
 
-    private long bitIndex(int hashNum, byte[] item, int offset, int length) {
-        int hash = Murmur3.x86_32(hashNum * SEED_STEP + tweak, item, offset, length);
-        return Integer.toUnsignedLong(hash) % bitLength;
-    }
-
     /** Inserts {@code item} (Core {@code insert}); does nothing on an empty filter. No allocation. */
     public void insert(byte[] item) {
         insert(item, 0, item.length);
@@ -201,8 +199,15 @@ public final class Bip37BloomFilter {
         if (byteLength == 0) {
             return;
         }
-        for (int i = 0; i < hashFunctionCount; i++) {
-            bits.set(bitIndex(i, item, offset, length));
+        probes.load(item, offset, length);
+        int i = 0;
+        for (; i + 1 < hashFunctionCount; i += 2) {
+            long pair = probes.indexPair(i * SEED_STEP + tweak, SEED_STEP);
+            bits.set(pair >>> 32);
+            bits.set(pair & 0xffffffffL);
+        }
+        if (i < hashFunctionCount) {
+            bits.set(probes.index(i * SEED_STEP + tweak));
         }
     }
 
@@ -216,12 +221,15 @@ public final class Bip37BloomFilter {
         if (byteLength == 0) {
             return true;
         }
-        for (int i = 0; i < hashFunctionCount; i++) {
-            if (!bits.get(bitIndex(i, item, offset, length))) {
+        probes.load(item, offset, length);
+        int i = 0;
+        for (; i + 1 < hashFunctionCount; i += 2) {
+            long pair = probes.indexPair(i * SEED_STEP + tweak, SEED_STEP);
+            if (!bits.get(pair >>> 32) || !bits.get(pair & 0xffffffffL)) {
                 return false;
             }
         }
-        return true;
+        return i == hashFunctionCount || bits.get(probes.index(i * SEED_STEP + tweak));
     }
 
     /** Inserts a hash (a txid) in internal byte order, as Core's {@code insert(uint256)}. No allocation. */

@@ -1,0 +1,118 @@
+package org.chainfilter.bip37;
+
+import org.chainfilter.common.hash.Murmur3;
+
+/**
+ * The nHashFuncs bit indices of one item, {@code MurmurHash3_x86_32(i · 0xFBA4C795 + nTweak, item) mod m} for
+ * {@code i = 0 .. nHashFuncs-1}, computed faster than nHashFuncs independent hashes and a division each, with the
+ * same results bit for bit ({@code Bip37ProbesTest} checks them against {@link Murmur3#x86_32}).
+ *
+ * <ul>
+ *   <li>MurmurHash3 mixes each 4-byte block as {@code k = rotl(b · c1, 15) · c2} before the seed enters, so the mixed
+ *       blocks of an item are computed once ({@link #load}) and only the seed-dependent chain
+ *       {@code h = rotl(h ^ k, 13) · 5 + 0xe6546b64} and the finaliser run per hash function.</li>
+ *   <li>Two seeds walk the chain side by side, so the processor overlaps their multiply latencies.</li>
+ *   <li>The unsigned remainder by m (Core's plain modulo) uses Lemire's precomputed reciprocal
+ *       {@code M = ⌊(2^64 − 1) / m⌋ + 1}, {@code a mod m = ⌊((M · a) mod 2^64) · m / 2^64⌋}, exact for 32-bit a and m
+ *       (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019).</li>
+ * </ul>
+ * Holds a scratch buffer for items of up to {@value #MAX_PRECOMPUTED_BYTES} bytes (the largest {@code filteradd}
+ * element); longer items fall back to one full hash per function. No allocation per item. Not thread-safe.
+ */
+final class Bip37Probes {
+    /** Items up to this length have their blocks premixed; it is Core's MAX_SCRIPT_ELEMENT_SIZE. */
+    static final int MAX_PRECOMPUTED_BYTES = 520;
+
+    private static final int C1 = 0xcc9e2d51;
+    private static final int C2 = 0x1b873593;
+    private static final int N = 0xe6546b64;
+
+    private final int[] mixed = new int[MAX_PRECOMPUTED_BYTES / 4];
+    private final long bitCount;
+    private final long reciprocal;
+    private int blocks;
+    private int tail;
+    private int length;
+    private byte[] longItem;
+    private int longOffset;
+
+    /** @param bitCount m = 8 · vData bytes, 1 .. 288000 */
+    Bip37Probes(long bitCount) {
+        this.bitCount = bitCount;
+        this.reciprocal = Long.divideUnsigned(-1L, bitCount) + 1;
+    }
+
+    private static int mix(int k) {
+        return Integer.rotateLeft(k * C1, 15) * C2;
+    }
+
+    /** Prepares {@code item[offset, offset + length)} for {@link #index} calls. */
+    void load(byte[] item, int offset, int length) {
+        java.util.Objects.checkFromIndexSize(offset, length, item.length);
+        this.length = length;
+        if (length > MAX_PRECOMPUTED_BYTES) {
+            longItem = item;
+            longOffset = offset;
+            return;
+        }
+        longItem = null;
+        int end = offset + (length & ~3);
+        int b = 0;
+        for (int i = offset; i < end; i += 4) {
+            mixed[b++] = mix((item[i] & 0xff) | (item[i + 1] & 0xff) << 8 | (item[i + 2] & 0xff) << 16
+                    | item[i + 3] << 24);
+        }
+        blocks = b;
+        int k = 0;
+        switch (length & 3) {
+            case 3:
+                k ^= (item[end + 2] & 0xff) << 16;
+                // fall through
+            case 2:
+                k ^= (item[end + 1] & 0xff) << 8;
+                // fall through
+            case 1:
+                k ^= item[end] & 0xff;
+                break;
+            default:
+                break;
+        }
+        tail = mix(k);
+    }
+
+    /** Lemire's remainder of the unsigned 32-bit {@code hash} by m. */
+    private long reduce(int hash) {
+        long low = reciprocal * Integer.toUnsignedLong(hash);
+        return Math.multiplyHigh(low, bitCount) + ((low >> 63) & bitCount);
+    }
+
+    /** The bit index of the loaded item under {@code seed}. */
+    long index(int seed) {
+        if (longItem != null) {
+            return reduce(Murmur3.x86_32(seed, longItem, longOffset, length));
+        }
+        int h = seed;
+        for (int b = 0; b < blocks; b++) {
+            h = Integer.rotateLeft(h ^ mixed[b], 13) * 5 + N;
+        }
+        return reduce(Murmur3.fmix32(h ^ tail ^ length));
+    }
+
+    /**
+     * The bit indices under {@code seed} and {@code seed + step}, packed as {@code first << 32 | second} (both are
+     * below 2^19).
+     */
+    long indexPair(int seed, int step) {
+        if (longItem != null) {
+            return index(seed) << 32 | index(seed + step);
+        }
+        int h0 = seed;
+        int h1 = seed + step;
+        for (int b = 0; b < blocks; b++) {
+            int k = mixed[b];
+            h0 = Integer.rotateLeft(h0 ^ k, 13) * 5 + N;
+            h1 = Integer.rotateLeft(h1 ^ k, 13) * 5 + N;
+        }
+        return reduce(Murmur3.fmix32(h0 ^ tail ^ length)) << 32 | reduce(Murmur3.fmix32(h1 ^ tail ^ length));
+    }
+}

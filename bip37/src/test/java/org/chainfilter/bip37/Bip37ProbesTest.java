@@ -1,0 +1,55 @@
+package org.chainfilter.bip37;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.chainfilter.common.hash.Murmur3;
+import org.junit.jupiter.api.Test;
+
+/** The fast probe path equals {@code Murmur3.x86_32(seed, item) mod m}, unsigned, for every length, seed and m. */
+class Bip37ProbesTest {
+
+    private static long reference(int seed, byte[] item, int offset, int length, long m) {
+        return Integer.toUnsignedLong(Murmur3.x86_32(seed, item, offset, length)) % m;
+    }
+
+    @Test
+    void equalsFullHashAndPlainModulo() {
+        Random random = new Random(41);
+        long[] sizes = {8, 16, 24, 64, 72, 8 * 35, 8 * 36_000, 8 * 35_943, 8 * 13, 8 * 4093};
+        for (int round = 0; round < 20_000; round++) {
+            long m = round < sizes.length * 100 ? sizes[round % sizes.length] : 8L * (1 + random.nextInt(36_000));
+            Bip37Probes probes = new Bip37Probes(m);
+            int length = round % 97 == 0 ? 521 + random.nextInt(400) : random.nextInt(80);
+            byte[] item = new byte[length + 3];
+            random.nextBytes(item);
+            int offset = random.nextInt(4);
+            length = Math.min(length, item.length - offset);
+            probes.load(item, offset, length);
+            int seed = round % 5 == 0 ? 0xfffffff0 + round % 16 : random.nextInt();
+            assertEquals(reference(seed, item, offset, length, m), probes.index(seed), "round " + round);
+            long pair = probes.indexPair(seed, Bip37BloomFilter.SEED_STEP);
+            assertEquals(reference(seed, item, offset, length, m), pair >>> 32, "round " + round);
+            assertEquals(reference(seed + Bip37BloomFilter.SEED_STEP, item, offset, length, m), pair & 0xffffffffL,
+                    "round " + round);
+        }
+    }
+
+    /** Every 32-bit hash value at the edges of the reduction, against m near its extremes. */
+    @Test
+    void reductionIsExactAtTheEdges() {
+        int[] hashes = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 287_999, 288_000, 288_001, -288_000};
+        for (long m : new long[] {8, 9, 287_999, 288_000}) {
+            Bip37Probes probes = new Bip37Probes(m);
+            probes.load(new byte[0], 0, 0);
+            for (int seed = 0; seed < 5000; seed++) {
+                assertEquals(reference(seed, new byte[0], 0, 0, m), probes.index(seed));
+            }
+            for (int h : hashes) {
+                long expected = Integer.toUnsignedLong(h) % m;
+                long low = (Long.divideUnsigned(-1L, m) + 1) * Integer.toUnsignedLong(h);
+                assertEquals(expected, Math.multiplyHigh(low, m) + ((low >> 63) & m));
+            }
+        }
+    }
+}
