@@ -1,6 +1,5 @@
 package org.chainfilter.ethbloom.scan;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Arrays;
@@ -170,7 +169,7 @@ public final class BlockScanner {
         long[] wanted = indexCandidates == null ? null : withLast(indexCandidates, last);
         List<EthBlock.Block> read = wanted == null ? rpc.blocks(first, last) : rpc.blocks(wanted);
         for (EthBlock.Block header : read) {
-            headers[(int) (header.getNumber().longValue() - first)] = header;
+            headers[(int) (RpcSession.quantity(header::getNumber, "a block number") - first)] = header;
         }
         if (indexCandidates != null) {
             for (long n : indexCandidates) {
@@ -228,6 +227,9 @@ public final class BlockScanner {
                 counters.falsePositiveBlocks += candidate[i] && bloomKnown[i] ? 1 : 0;
                 continue;
             }
+            for (Log log : logs) {
+                RpcSession.quantity(log::getLogIndex, "the log index of a log of block " + (first + i));
+            }
             logs.sort(Comparator.comparing(Log::getLogIndex));
             for (int j = 1; j < logs.size(); j++) {
                 if (logs.get(j).getLogIndex().equals(logs.get(j - 1).getLogIndex())) {
@@ -258,13 +260,12 @@ public final class BlockScanner {
     }
 
     private static int indexInBatch(Log log, long first, long last, boolean[] candidate) {
-        BigInteger number = log.getBlockNumber();
-        if (number == null || number.compareTo(BigInteger.valueOf(first)) < 0
-                || number.compareTo(BigInteger.valueOf(last)) > 0 || !candidate[(int) (number.longValue() - first)]) {
+        long number = RpcSession.quantity(log::getBlockNumber, "the block number of a log");
+        if (number < first || number > last || !candidate[(int) (number - first)]) {
             throw new ScanException("the provider returned a log of block " + number
                     + ", which is not among the requested candidate blocks of " + first + ".." + last);
         }
-        return (int) (number.longValue() - first);
+        return (int) (number - first);
     }
 
     /** A header's bloom, or null when it is missing, empty or not 256 bytes of hex: unknown, so never skipped. */

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
@@ -43,6 +45,8 @@ final class RpcSession {
     }
 
     private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND }
+
+    private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
 
     /** What became of one request of a round. */
     private record Outcome(Status status, Response<?> response, String problem) {
@@ -82,7 +86,7 @@ final class RpcSession {
             Outcome outcome = round(List.of(web3j.ethBlockNumber())).get(0);
             switch (outcome.status) {
                 case OK:
-                    return ((EthBlockNumber) outcome.response).getBlockNumber().longValueExact();
+                    return quantity(((EthBlockNumber) outcome.response)::getBlockNumber, "the eth_blockNumber answer");
                 case FATAL:
                     throw new ScanException("eth_blockNumber failed: " + outcome.problem);
                 default:
@@ -133,8 +137,11 @@ final class RpcSession {
                     } else if (outcome.status != Status.RESEND) {
                         problem = outcome.problem;
                     }
-                } else if (block.getNumber() == null || block.getNumber().longValue() != n) {
+                } else if (quantity(block::getNumber, "the number of block " + n) != n) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered block " + block.getNumberRaw());
+                } else if (block.getHash() == null || !BLOCK_HASH.matcher(block.getHash()).matches()) {
+                    throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed block hash '"
+                            + block.getHash() + "'");
                 } else {
                     found.put(n, block);
                 }
@@ -220,6 +227,24 @@ final class RpcSession {
             settle(attempts, outcomes, problem);
         }
         return logs;
+    }
+
+    /**
+     * A JSON-RPC quantity as a long, or a {@link ScanException} naming {@code what} when the provider sent something
+     * that is not one (web3j throws its own unchecked exceptions on such text).
+     */
+    static long quantity(Supplier<BigInteger> value, String what) {
+        try {
+            BigInteger number = value.get();
+            if (number == null) {
+                throw new ScanException(what + " is missing");
+            }
+            return number.longValueExact();
+        } catch (ScanException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ScanException(what + " is not a block-sized quantity: " + e.getMessage(), e);
+        }
     }
 
     private static EthFilter ethFilter(LogFilter filter, BlockRange range) {
