@@ -2,6 +2,9 @@ package org.chainfilter.testvectors;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.chainfilter.common.Hex;
 
 /** Comparisons for suite executors: each throws a {@link Mismatch} that names the field and the first difference. */
@@ -36,6 +39,51 @@ public final class Expect {
         if (!condition) {
             throw new Mismatch(failure);
         }
+    }
+
+    /**
+     * Membership as listed: every item of the hex-list field {@code presentField} passes {@code test}, no item of
+     * {@code absentField} does. An absent field is not checked.
+     *
+     * @param subject what is tested, for the message ("the filter", "web3j's bloom")
+     */
+    public static void membership(Vector vector, String presentField, String absentField, Predicate<byte[]> test,
+                                  String subject) throws Mismatch {
+        if (vector.has(presentField)) {
+            for (byte[] item : vector.hexList(presentField)) {
+                that(test.test(item), presentField + ": " + subject + " lacks " + Hex.encode(item));
+            }
+        }
+        if (vector.has(absentField)) {
+            for (byte[] item : vector.hexList(absentField)) {
+                that(!test.test(item), absentField + ": " + subject + " contains " + Hex.encode(item));
+            }
+        }
+    }
+
+    /**
+     * A parse that must succeed exactly when {@code expectValid}: a refusal is an exception of type {@code refusal}
+     * (any other exception propagates, so a crash is never taken for a refusal; nor is a malformed vector field, so
+     * decode the vector's fields before the parse).
+     *
+     * @param describe what an accepted value looks like, for the message when it should have been refused
+     * @return the parsed value, or {@code null} when it was (rightly) refused
+     */
+    public static <T> T validity(boolean expectValid, Supplier<T> parse, Class<? extends RuntimeException> refusal,
+                                 Function<T, String> describe) throws Mismatch {
+        T value;
+        try {
+            value = parse.get();
+        } catch (RuntimeException e) {
+            if (!refusal.isInstance(e) || e instanceof VectorFormatException) {
+                throw e;
+            }
+            that(!expectValid, "valid: expected true got false (" + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + ")");
+            return null;
+        }
+        that(expectValid, "valid: expected false got true (" + describe.apply(value) + ")");
+        return value;
     }
 
     /** Hex of a byte string, cut to a window around {@code at} with ellipses where bytes are left out. */

@@ -57,7 +57,9 @@ public class Fields {
     /** An unsigned 32-bit JSON number (0 .. 4294967295), as a long. */
     public final long uint32(String field) {
         JsonNode value = require(field);
-        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0 || value.asLong() > 0xFFFF_FFFFL) {
+        boolean uint32 = value.isIntegralNumber() && value.canConvertToLong()
+                && value.asLong() >= 0 && value.asLong() <= 0xFFFF_FFFFL;
+        if (!uint32) {
             throw error(field, "must be a uint32 number (0 .. 4294967295); it is " + describe(value));
         }
         return value.asLong();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -52,7 +53,8 @@ public final class VectorFile {
             long size = Files.size(path);
             if (size > MAX_FILE_BYTES) {
                 throw new VectorFormatException(
-                        path + ": file is " + size + " bytes; a vector file may be at most " + MAX_FILE_BYTES + " bytes");
+                        path + ": file is " + size + " bytes; a vector file may be at most " + MAX_FILE_BYTES
+                                + " bytes");
             }
             return parse(path.toString(), Files.readString(path, StandardCharsets.UTF_8));
         } catch (IOException e) {
@@ -90,8 +92,9 @@ public final class VectorFile {
                     + ", column " + e.getLocation().getColumnNr() + ")"), e);
         }
         if (root == null || !root.isObject()) {
+            String found = root == null ? "empty" : root.getNodeType().name().toLowerCase(Locale.ROOT);
             throw new VectorFormatException(origin + ": not a conformance file: the top level must be an object with "
-                    + "'suite', 'source' and 'vectors'; it is " + (root == null ? "empty" : root.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+                    + "'suite', 'source' and 'vectors'; it is " + found);
         }
         String suite = envelopeText(origin, root, "suite");
         String source = envelopeText(origin, root, "source");
@@ -112,7 +115,8 @@ public final class VectorFile {
             }
             JsonNode name = item.get("name");
             if (name == null || !name.isTextual() || name.asText().isEmpty()) {
-                throw new VectorFormatException(origin + ": vector " + number + ": missing field 'name' (a non-empty string)");
+                throw new VectorFormatException(
+                        origin + ": vector " + number + ": missing field 'name' (a non-empty string)");
             }
             Integer earlier = seen.putIfAbsent(name.asText(), number);
             if (earlier != null) {
@@ -130,7 +134,8 @@ public final class VectorFile {
             throw new VectorFormatException(origin + ": not a conformance file: missing field '" + field + "'");
         }
         if (!value.isTextual() || value.asText().isBlank()) {
-            throw new VectorFormatException(origin + ": not a conformance file: field '" + field + "' must be a non-empty string");
+            throw new VectorFormatException(
+                    origin + ": not a conformance file: field '" + field + "' must be a non-empty string");
         }
         return value.asText();
     }

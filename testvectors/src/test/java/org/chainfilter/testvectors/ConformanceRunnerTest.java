@@ -1,10 +1,13 @@
 package org.chainfilter.testvectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.chainfilter.testvectors.VectorResult.Outcome;
 import org.chainfilter.testvectors.suites.ChainfilterSuites;
 import org.chainfilter.testvectors.suites.Murmur3Suite;
@@ -83,5 +86,35 @@ class ConformanceRunnerTest {
         Mismatch shorter = assertThrows(Mismatch.class, () -> Expect.bytes("f", new byte[] {1, 2}, new byte[] {1}));
         assertEquals("f: expected 0102 got 01 (first difference at byte 1; lengths 2 and 1 bytes)", shorter.getMessage());
         Expect.bytes("same", expected, expected.clone());
+    }
+
+    @Test
+    void aMalformedPayloadIsNeverTakenForARefusal() {
+        VectorFile file = VectorFile.parse("p.json", "{\"suite\": \"bip37-filterload-parse\", \"source\": \"s\", "
+                + "\"vectors\": [{\"name\": \"typo\", \"filterload\": \"0zz\", \"valid\": false}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        assertEquals("0 passed, 1 failed", report.summaryLine());
+        assertEquals("malformed vector: vector 1 ('typo'): field 'filterload' must be a hex string: hex string has an "
+                + "odd number of digits (3)", report.failures().get(0).detail());
+    }
+
+    @Test
+    void validityTellsRefusalsFromCrashes() throws Exception {
+        Supplier<String> accepts = () -> "x";
+        Supplier<String> refuses = () -> {
+            throw new IllegalArgumentException("too big");
+        };
+        Supplier<String> crashes = () -> {
+            throw new IllegalStateException("bug");
+        };
+        Function<String, String> describe = v -> "accepted " + v;
+        assertEquals("x", Expect.validity(true, accepts, IllegalArgumentException.class, describe));
+        assertNull(Expect.validity(false, refuses, IllegalArgumentException.class, describe));
+        assertEquals("valid: expected true got false (IllegalArgumentException: too big)", assertThrows(Mismatch.class,
+                () -> Expect.validity(true, refuses, IllegalArgumentException.class, describe)).getMessage());
+        assertEquals("valid: expected false got true (accepted x)", assertThrows(Mismatch.class,
+                () -> Expect.validity(false, accepts, IllegalArgumentException.class, describe)).getMessage());
+        assertEquals("bug", assertThrows(IllegalStateException.class,
+                () -> Expect.validity(false, crashes, IllegalArgumentException.class, describe)).getMessage());
     }
 }

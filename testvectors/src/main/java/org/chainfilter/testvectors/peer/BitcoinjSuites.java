@@ -62,16 +62,7 @@ public final class BitcoinjSuites {
 
     static void membership(Vector vector, BloomFilter filter, String containsField, String absentField)
             throws Mismatch {
-        if (vector.has(containsField)) {
-            for (byte[] item : vector.hexList(containsField)) {
-                Expect.that(filter.contains(item), containsField + ": bitcoinj's filter lacks " + Hex.encode(item));
-            }
-        }
-        if (vector.has(absentField)) {
-            for (byte[] item : vector.hexList(absentField)) {
-                Expect.that(!filter.contains(item), absentField + ": bitcoinj's filter contains " + Hex.encode(item));
-            }
-        }
+        Expect.membership(vector, containsField, absentField, filter::contains, "bitcoinj's filter");
     }
 
     static void after(Vector vector, BloomFilter filter) throws Mismatch {
@@ -167,18 +158,15 @@ public final class BitcoinjSuites {
 
         @Override
         public void check(Vector vector) throws Mismatch {
-            boolean expectValid = vector.bool("valid");
+            byte[] payload = vector.hex("merkleblock");
             List<Sha256Hash> matched = new ArrayList<>();
-            Sha256Hash root;
-            try {
-                FilteredBlock block = FilteredBlock.read(ByteBuffer.wrap(vector.hex("merkleblock")));
-                root = block.getPartialMerkleTree().getTxnHashAndMerkleRoot(matched);
-            } catch (RuntimeException refused) {
-                Expect.that(!expectValid, "valid: expected true got false (bitcoinj threw "
-                        + refused.getClass().getSimpleName() + ": " + refused.getMessage() + ")");
+            Sha256Hash root = Expect.validity(vector.bool("valid"),
+                    () -> FilteredBlock.read(ByteBuffer.wrap(payload)).getPartialMerkleTree()
+                            .getTxnHashAndMerkleRoot(matched),
+                    RuntimeException.class, r -> "bitcoinj extracted root " + r);
+            if (root == null) {
                 return;
             }
-            Expect.that(expectValid, "valid: expected false got true (bitcoinj extracted root " + root + ")");
             if (vector.has("root")) {
                 Expect.equal("root", Hex.encode(vector.hex("root", 32)), root.toString());
             }
@@ -196,15 +184,9 @@ public final class BitcoinjSuites {
 
         @Override
         public void check(Vector vector) throws Mismatch {
-            boolean expectValid = vector.bool("valid");
-            try {
-                BloomFilter.read(ByteBuffer.wrap(vector.hex("filterload")));
-            } catch (RuntimeException refused) {
-                Expect.that(!expectValid, "valid: expected true got false (bitcoinj threw "
-                        + refused.getClass().getSimpleName() + ": " + refused.getMessage() + ")");
-                return;
-            }
-            Expect.that(expectValid, "valid: expected false got true (bitcoinj accepted it)");
+            byte[] payload = vector.hex("filterload");
+            Expect.validity(vector.bool("valid"), () -> BloomFilter.read(ByteBuffer.wrap(payload)),
+                    RuntimeException.class, f -> "bitcoinj accepted it");
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.chainfilter.testvectors.peer;
 
 import java.util.List;
-import org.chainfilter.common.Hex;
 import org.chainfilter.testvectors.ConformanceRunner;
 import org.chainfilter.testvectors.Expect;
 import org.chainfilter.testvectors.Fields;
@@ -58,12 +57,7 @@ public final class Web3jSuites {
         @Override
         public void check(Vector vector) throws Mismatch {
             Bloom bloom = new Bloom(vector.hex("bloom", 256));
-            for (byte[] item : vector.hexList("present")) {
-                Expect.that(bloom.test(item), "present: web3j's bloom lacks " + Hex.encode(item));
-            }
-            for (byte[] item : vector.hexList("absent")) {
-                Expect.that(!bloom.test(item), "absent: web3j's bloom contains " + Hex.encode(item));
-            }
+            Expect.membership(vector, "present", "absent", bloom::test, "web3j's bloom");
         }
     }
 }

@@ -19,15 +19,9 @@ public final class Bip37FilterLoadParseSuite implements SuiteExecutor {
 
     @Override
     public void check(Vector vector) throws Mismatch {
-        boolean expectValid = vector.bool("valid");
-        Bip37BloomFilter parsed;
-        try {
-            parsed = Bip37BloomFilter.parseFilterLoad(vector.hex("filterload"));
-        } catch (IllegalArgumentException refused) {
-            Expect.that(!expectValid, "valid: expected true got false (" + refused.getMessage() + ")");
-            return;
-        }
-        Expect.that(expectValid, "valid: expected false got true (" + parsed.byteLength() + " bytes, "
-                + parsed.hashFunctionCount() + " hash functions accepted)");
+        byte[] payload = vector.hex("filterload");
+        Expect.validity(vector.bool("valid"), () -> Bip37BloomFilter.parseFilterLoad(payload),
+                IllegalArgumentException.class,
+                f -> f.byteLength() + " bytes, " + f.hashFunctionCount() + " hash functions accepted");
     }
 }

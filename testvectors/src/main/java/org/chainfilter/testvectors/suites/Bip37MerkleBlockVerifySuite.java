@@ -22,16 +22,13 @@ public final class Bip37MerkleBlockVerifySuite implements SuiteExecutor {
 
     @Override
     public void check(Vector vector) throws Mismatch {
-        boolean expectValid = vector.bool("valid");
-        PartialMerkleTree.Extraction extraction;
-        try {
-            extraction = MerkleBlock.parse(vector.hex("merkleblock")).tree().extractMatches();
-        } catch (IllegalArgumentException refused) {
-            Expect.that(!expectValid, "valid: expected true got false (" + refused.getMessage() + ")");
+        byte[] payload = vector.hex("merkleblock");
+        PartialMerkleTree.Extraction extraction = Expect.validity(vector.bool("valid"),
+                () -> MerkleBlock.parse(payload).tree().extractMatches(), IllegalArgumentException.class,
+                e -> "root " + e.root().toDisplayHex() + ", " + e.matches().size() + " matches");
+        if (extraction == null) {
             return;
         }
-        Expect.that(expectValid, "valid: expected false got true (root " + extraction.root().toDisplayHex()
-                + ", " + extraction.matches().size() + " matches)");
         if (vector.has("root")) {
             Expect.equal("root", Hex.encode(vector.hex("root", 32)), extraction.root().toDisplayHex());
         }

@@ -47,19 +47,13 @@ final class Bip37Vectors {
     /** {@code contains} items must all test positive, {@code absent} items all negative. */
     static void checkMembership(Vector vector, Bip37BloomFilter filter, String containsField, String absentField)
             throws Mismatch {
-        if (vector.has(containsField)) {
-            for (byte[] item : vector.hexList(containsField)) {
-                Expect.that(filter.contains(item), containsField + ": the filter lacks " + Hex.encode(item));
-            }
-        }
-        if (vector.has(absentField)) {
-            for (byte[] item : vector.hexList(absentField)) {
-                Expect.that(!filter.contains(item), absentField + ": the filter contains " + Hex.encode(item));
-            }
-        }
+        Expect.membership(vector, containsField, absentField, filter::contains, "the filter");
     }
 
-    /** The optional state of the filter after matching: {@code filterloadAfter}, {@code containsAfter}, {@code absentAfter}. */
+    /**
+     * The optional state of the filter after matching: {@code filterloadAfter}, {@code containsAfter},
+     * {@code absentAfter}.
+     */
     static void checkAfter(Vector vector, Bip37BloomFilter filter) throws Mismatch {
         if (vector.has("filterloadAfter")) {
             Expect.bytes("filterloadAfter", vector.hex("filterloadAfter"), filter.toFilterLoad());

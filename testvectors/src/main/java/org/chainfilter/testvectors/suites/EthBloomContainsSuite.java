@@ -1,6 +1,5 @@
 package org.chainfilter.testvectors.suites;
 
-import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.testvectors.Expect;
 import org.chainfilter.testvectors.Mismatch;
@@ -18,11 +17,6 @@ public final class EthBloomContainsSuite implements SuiteExecutor {
     @Override
     public void check(Vector vector) throws Mismatch {
         LogsBloom bloom = LogsBloom.fromBytes(vector.hex("bloom", LogsBloom.BYTE_COUNT));
-        for (byte[] item : vector.hexList("present")) {
-            Expect.that(bloom.mightContain(item), "present: the bloom lacks " + Hex.encode(item));
-        }
-        for (byte[] item : vector.hexList("absent")) {
-            Expect.that(!bloom.mightContain(item), "absent: the bloom contains " + Hex.encode(item));
-        }
+        Expect.membership(vector, "present", "absent", bloom::mightContain, "the bloom");
     }
 }

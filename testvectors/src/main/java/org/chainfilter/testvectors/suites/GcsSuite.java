@@ -2,7 +2,6 @@ package org.chainfilter.testvectors.suites;
 
 import org.chainfilter.bip158.GcsFilter;
 import org.chainfilter.bip158.GcsParams;
-import org.chainfilter.common.Hex;
 import org.chainfilter.testvectors.Expect;
 import org.chainfilter.testvectors.Mismatch;
 import org.chainfilter.testvectors.SuiteExecutor;
@@ -25,11 +24,6 @@ public final class GcsSuite implements SuiteExecutor {
         byte[] expected = vector.hex("filter");
         Expect.bytes("filter", expected, GcsFilter.build(params, vector.hexList("elements")).encoded());
         GcsFilter parsed = GcsFilter.parse(params, expected);
-        for (byte[] item : vector.hexList("present")) {
-            Expect.that(parsed.match(item), "present: the filter does not match " + Hex.encode(item));
-        }
-        for (byte[] item : vector.hexList("absent")) {
-            Expect.that(!parsed.match(item), "absent: the filter matches " + Hex.encode(item));
-        }
+        Expect.membership(vector, "present", "absent", parsed::match, "the filter");
     }
 }
