@@ -29,10 +29,12 @@ public final class Shape {
     /**
      * The optimal shape for {@code expectedElements} at {@code falsePositiveRate}:
      * {@code m = ceil(-n ln p / (ln 2)^2)}, {@code k = max(1, round((m/n) ln 2))} (see {@link BloomMath}).
+     *
+     * @throws IllegalArgumentException if the optimal {@code k} exceeds 255 (a rate below about 10^-77)
      */
     public static Shape fromElementsAndRate(long expectedElements, double falsePositiveRate) {
         long m = BloomMath.optimalBitCount(expectedElements, falsePositiveRate);
-        return new Shape(m, Math.min(MAX_HASH_FUNCTION_COUNT, BloomMath.optimalHashFunctionCount(expectedElements, m)));
+        return new Shape(m, BloomMath.optimalHashFunctionCount(expectedElements, m));
     }
 
     /** {@code m}, the number of bits. */

@@ -128,5 +128,8 @@ class BloomMathTest {
                 assertThrows(IllegalArgumentException.class, () -> Shape.of(64, 0)).getMessage());
         assertEquals("bit count is 0; it must be at least 1",
                 assertThrows(IllegalArgumentException.class, () -> Shape.of(0, 3)).getMessage());
+        // -log2(1e-80) = 265.75: more hash functions than the binary forms can record
+        assertEquals("hash function count is 266; it must be within [1, 255]",
+                assertThrows(IllegalArgumentException.class, () -> Shape.fromElementsAndRate(10, 1e-80)).getMessage());
     }
 }
