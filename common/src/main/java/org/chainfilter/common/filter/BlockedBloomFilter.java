@@ -129,14 +129,15 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     private boolean containsHash(long h1, long h2) {
         int base = (int) EnhancedDoubleHashing.reduce(h1, blockCount) * WORDS_PER_BLOCK;
         long x = h2;
+        long missing = 0;
+        // No early exit: all k words are in the one block already being loaded, and a data-dependent branch per
+        // probe would be mispredicted about once per absent item.
         for (int i = 0; i < hashFunctionCount; i++) {
             x *= GOLDEN;
             int bit = (int) (x >>> 55);
-            if ((words[base + (bit >>> 6)] & (1L << bit)) == 0) {
-                return false;
-            }
+            missing |= ~words[base + (bit >>> 6)] & (1L << bit);
         }
-        return true;
+        return missing == 0;
     }
 
     /**
