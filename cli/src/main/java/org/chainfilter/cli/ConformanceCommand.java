@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
         description = {"Run conformance vector files against chainfilter (or a peer library) and report.",
-            "Prints each failure with its first mismatch and ends with 'N passed, N failed'; exit status 1 on any failure."})
+            "Prints each failure with its first mismatch and ends with 'N passed, N failed'; exit status 1 on any "
+                + "failure."})
 final class ConformanceCommand implements Callable<Integer> {
     /** The implementations a run can check. */
     enum Impl { chainfilter, bitcoinj, web3j }

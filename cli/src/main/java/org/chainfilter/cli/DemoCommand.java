@@ -13,6 +13,7 @@ import org.chainfilter.bip37.MerkleBlock;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.btcwire.TxInput;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
@@ -90,12 +91,14 @@ final class DemoCommand implements Callable<Integer> {
         Vector v = vector("bip37-merkleblock.core.json", WALLET_BLOCK_VECTOR);
         Block block = Block.parse(v.hex("block"));
         byte[] walletKey = v.object("filter").hexList("insert").get(1);
-        out.printf("Block %s (%d transactions, %d bytes; a real block from Bitcoin Core's bloom_tests)%n", block.hash().toDisplayHex(),
+        out.printf("Block %s (%d transactions, %d bytes; a real block from Bitcoin Core's bloom_tests)%n",
+                block.hash().toDisplayHex(),
                 block.transactions().size(), v.hex("block").length);
         out.println("The wallet watches one public key: " + shortHash(Hex.encode(walletKey)));
         Bip37BloomFilter filter = walletFilter(walletKey, Bip37UpdateMode.ALL);
         out.printf("filterload sent to the node: %d-byte filter, %d hash functions, nTweak 0, BLOOM_UPDATE_ALL "
-                + "(%d bytes on the wire)%n", filter.byteLength(), filter.hashFunctionCount(), filter.toFilterLoad().length);
+                + "(%d bytes on the wire)%n", filter.byteLength(), filter.hashFunctionCount(),
+                filter.toFilterLoad().length);
         out.println("The node tests every transaction (isRelevantAndUpdate), updating the filter as it matches:");
         out.printf("  %-3s %-66s %-9s %s%n", "tx", "txid", "relevant", "filter after");
         Bip37BloomFilter replay = filter.copy();
@@ -104,8 +107,8 @@ final class DemoCommand implements Callable<Integer> {
             byte[] before = replay.toFilterLoad();
             boolean relevant = replay.isRelevantAndUpdate(txs.get(i));
             boolean grew = !Arrays.equals(before, replay.toFilterLoad());
-            out.printf("  %-3d %-66s %-9s %s%n", i, txs.get(i).txid().toDisplayHex(), relevant ? "yes" : "no",
-                    grew ? "gained an outpoint of this tx" : "unchanged");
+            out.printf("  %-3d %-66s %-9s %s%s%n", i, txs.get(i).txid().toDisplayHex(), relevant ? "yes" : "no",
+                    grew ? "gained an outpoint of this tx" : "unchanged", spendsEarlier(txs, i));
         }
         MerkleBlock merkleBlock = MerkleBlock.fromBlockAndFilter(block, filter);
         byte[] wire = merkleBlock.serialize();
@@ -121,13 +124,26 @@ final class DemoCommand implements Callable<Integer> {
         for (Fields m : v.objects("matched")) {
             published.add(m.count("index"));
         }
-        out.println("  Bitcoin Core's test watches this key and the txid of tx 0, and publishes the matches " + published
+        out.println("  Bitcoin Core's test watches this key and the txid of tx 0, and publishes the matches "
+                + published
                 + ": ours plus tx 0 -> " + check(published.containsAll(positions) && published.contains(0)
                         && !positions.contains(0) && published.size() == positions.size() + 1));
         List<Integer> withoutUpdates = positions(MerkleBlock.fromBlockAndFilter(block,
                 walletFilter(walletKey, Bip37UpdateMode.NONE)).builtMatches());
         out.println("With BLOOM_UPDATE_NONE the node proves only " + withoutUpdates
                 + ": a spend of the wallet's new coin carries no watched data, so the filter must learn its outpoint.");
+    }
+
+    /** ", spends tx N" when a transaction spends an output of an earlier transaction of the same block. */
+    private static String spendsEarlier(List<Transaction> txs, int index) {
+        for (TxInput input : txs.get(index).inputs()) {
+            for (int earlier = 0; earlier < index; earlier++) {
+                if (input.outPoint().txid().equals(txs.get(earlier).txid())) {
+                    return " (spends an output of tx " + earlier + ")";
+                }
+            }
+        }
+        return "";
     }
 
     private static Bip37BloomFilter walletFilter(byte[] key, Bip37UpdateMode mode) {
@@ -145,7 +161,8 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private void bip158() {
-        heading("2. BIP158: compact block filters (the wallet downloads small filters, and only the blocks that match)");
+        heading("2. BIP158: compact block filters (the wallet downloads small filters, and only the blocks that "
+                + "match)");
         out.println("Bitcoin testnet3 blocks of the BIP158 test vectors; each filter is built from the block and the "
                 + "scripts its inputs spend.");
         out.printf("  %-7s %-18s %4s %9s %13s %12s  %s%n", "height", "block", "txs", "elements", "filter bytes",
@@ -203,7 +220,8 @@ final class DemoCommand implements Callable<Integer> {
                 "mainnet block 22263622 header contains the logs of tx 0").hex("bloom")), filter, "(header only)", "-");
         out.println("A skipped block needs no receipts at all. A saturated bloom (half its bits set) lets almost any "
                 + "filter through:");
-        out.println("an absent value passes with probability about saturation^3, so such blocks must be fetched anyway.");
+        out.println("an absent value passes with probability about saturation^3, so such blocks must be fetched "
+                + "anyway.");
     }
 
     private void row(String block, String logs, LogsBloom bloom, LogFilter filter, String matching, String check) {
