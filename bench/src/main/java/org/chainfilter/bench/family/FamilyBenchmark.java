@@ -117,8 +117,12 @@ public class FamilyBenchmark {
         public void build() {
             BlockedBloomFilter<byte[]> shape = BlockedBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
             words = new long[shape.blockCount() * 8];
+            long x = 0x2545f4914f6cdd1dL;
             for (int i = 0; i < words.length; i++) {
-                words[i] = i * 0x9e3779b97f4a7c15L;
+                x ^= x << 13;
+                x ^= x >>> 7;
+                x ^= x << 17;
+                words[i] = x; // random values, so the dependent floor jumps to random words
             }
         }
     }
@@ -154,5 +158,18 @@ public class FamilyBenchmark {
         x ^= x << 17;
         s.state = x;
         return s.words[(int) EnhancedDoubleHashing.reduce(x, s.words.length)];
+    }
+
+    /**
+     * One random read whose index is the previous read's value: the misses cannot overlap, so this is the latency of
+     * one cache miss, where {@link #oneRandomReadFloor} lets the processor overlap independent misses as it may for
+     * independent lookups.
+     */
+    @Benchmark
+    public long oneDependentReadFloor(Floor s, ProbeKeys keys) {
+        keys.next();
+        long x = s.words[(int) EnhancedDoubleHashing.reduce(s.state, s.words.length)];
+        s.state = x;
+        return x;
     }
 }

@@ -169,7 +169,9 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
 
     /** The value of counter {@code cell}, 0 to 15 (15 meaning saturated). */
     public int counter(long cell) {
-        Objects.checkIndex(cell, cellCount);
+        if (cell < 0 || cell >= cellCount) {
+            throw new IndexOutOfBoundsException("counter index " + cell + " is outside [0, " + cellCount + ")");
+        }
         return cells.get(cell);
     }
 

@@ -1,0 +1,81 @@
+package org.chainfilter.common.filter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import org.chainfilter.common.Hex;
+import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.math.Shape;
+import org.junit.jupiter.api.Test;
+
+/** The readers' refusals that the contract's generic corruption test does not name one by one. */
+class FamilyReaderTest {
+
+    private static ByteArrayInputStream in(String hex) {
+        return new ByteArrayInputStream(Hex.decode(hex));
+    }
+
+    @Test
+    void blockedReaderRefusesAProbeCountOutOfRange() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "19" + "00000001"), KeyEncoder.longs(), 1000));
+        assertEquals("hash function count is 25; a blocked filter takes 1 to 24", e.getMessage());
+    }
+
+    @Test
+    void blockedReaderRefusesAHugeBlockCountBeforeAllocating() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "06" + "0ffffff0"), KeyEncoder.longs(), 1 << 20));
+        assertEquals("blocked Bloom filter is 17179868171 bytes; the caller allows at most 1048576", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
+        assertEquals("block count is 4294967295; a blocked filter holds 1 to 268435454 blocks", e.getMessage());
+    }
+
+    @Test
+    void countingReaderRefusesCountersPastTheEnd() {
+        // 3 counters in one word; the fourth nibble is set.
+        var e = assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.readFrom(
+                in("4346464d0101" + "01" + "02" + "0000000000000003" + "0000000000001000"), KeyEncoder.longs(), 100));
+        assertEquals("counters at or above 3 are non-zero", e.getMessage());
+    }
+
+    @Test
+    void countingReaderRefusesAnotherIndexStrategy() {
+        var e = assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.readFrom(
+                in("4346464d0101" + "07" + "02" + "0000000000000003" + "0000000000000000"), KeyEncoder.longs(), 100));
+        assertEquals("index strategy id is 7; a counting Bloom filter uses 1 (enhanced double hashing)", e.getMessage());
+    }
+
+    @Test
+    void concurrentReaderRefusesBitsPastTheEnd() {
+        var e = assertThrows(IllegalArgumentException.class, () -> ConcurrentBloomFilter.readFrom(
+                in("4346464d0401" + "01" + "02" + "0000000000000003" + "0000000000000008"), KeyEncoder.longs(), 100));
+        assertEquals("bits at or above 3 are set", e.getMessage());
+    }
+
+    @Test
+    void cuckooReaderRefusesAVictimOutsideTheTable() {
+        String header = "4346464d0501" + "07" + "0000000000000002" + "0000000000000001" + "01";
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                in(header + "0000000000000002" + "0000000000000005" + "0000000000000000"), KeyEncoder.longs(), 100));
+        assertEquals("victim (bucket 2, fingerprint 5) is outside the table of 2 buckets and 7-bit fingerprints",
+                e.getMessage());
+    }
+
+    @Test
+    void cuckooReaderRefusesABucketCountThatIsNotAPowerOfTwo() {
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                in("4346464d0501" + "07" + "0000000000000003"), KeyEncoder.longs(), 100));
+        assertEquals("bucket count is 3; it must be a power of two from 1 to 1073741824 (the xor of partial-key hashing"
+                + " needs one)", e.getMessage());
+    }
+
+    @Test
+    void counterIndexOutsideTheFilterIsRefused() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(10, 2));
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> filter.counter(10));
+        assertEquals("counter index 10 is outside [0, 10)", e.getMessage());
+    }
+}
