@@ -1,7 +1,10 @@
 package org.chainfilter.ethbloom.index;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -165,31 +168,34 @@ final class SectionFormat {
         return out;
     }
 
+    private static final VarHandle LONG_BE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     /**
-     * Decodes the vector at {@code buffer[offset, offset+length)} into 64 big-endian words. Allocates nothing. The
-     * encoding was validated when the section was opened.
+     * Decodes a vector of {@code length} bytes held in {@code bytes[0, length)} into 64 big-endian words. Allocates
+     * nothing. The encoding was validated when the section was opened.
      *
      * @return false when the vector is all zero
      */
-    static boolean decodeVector(ByteBuffer buffer, int offset, int length, long[] into) {
+    static boolean decodeVector(byte[] bytes, int length, long[] into) {
         if (length == 0) {
             java.util.Arrays.fill(into, 0L);
             return false;
         }
         if (length == VECTOR_BYTES) {
             for (int w = 0; w < into.length; w++) {
-                into[w] = buffer.getLong(offset + 8 * w);
+                into[w] = (long) LONG_BE.get(bytes, 8 * w);
             }
             return true;
         }
-        int next = offset + BITMAP_BYTES;
+        int next = BITMAP_BYTES;
         for (int w = 0; w < into.length; w++) {
             // Bitmap byte w flags which of the eight bytes of word w are stored.
-            int flags = buffer.get(offset + w) & 0xff;
+            int flags = bytes[w] & 0xff;
             long word = 0;
             while (flags != 0) {
                 int byteInWord = Integer.numberOfLeadingZeros(flags) - 24;
-                word |= (buffer.get(next++) & 0xffL) << (8 * (7 - byteInWord));
+                word |= (bytes[next++] & 0xffL) << (8 * (7 - byteInWord));
                 flags &= ~(0x80 >>> byteInWord);
             }
             into[w] = word;
@@ -198,12 +204,12 @@ final class SectionFormat {
     }
 
     /**
-     * ANDs the vector at {@code buffer[offset, offset+length)} into {@code accumulator}, reading only the words where
-     * the accumulator is non-zero (a sparse vector's skipped words cost one bit count). Allocates nothing.
+     * ANDs a vector of {@code length} bytes held in {@code bytes[0, length)} into {@code accumulator}, decoding only
+     * the words where the accumulator is non-zero (a skipped sparse word costs one bit count). Allocates nothing.
      *
      * @return whether any bit of the accumulator is still set
      */
-    static boolean andVector(ByteBuffer buffer, int offset, int length, long[] accumulator) {
+    static boolean andVector(byte[] bytes, int length, long[] accumulator) {
         long any = 0;
         if (length == 0) {
             java.util.Arrays.fill(accumulator, 0L);
@@ -212,14 +218,14 @@ final class SectionFormat {
         if (length == VECTOR_BYTES) {
             for (int w = 0; w < accumulator.length; w++) {
                 if (accumulator[w] != 0) {
-                    any |= accumulator[w] &= buffer.getLong(offset + 8 * w);
+                    any |= accumulator[w] &= (long) LONG_BE.get(bytes, 8 * w);
                 }
             }
             return any != 0;
         }
-        int next = offset + BITMAP_BYTES;
+        int next = BITMAP_BYTES;
         for (int w = 0; w < accumulator.length; w++) {
-            int flags = buffer.get(offset + w) & 0xff;
+            int flags = bytes[w] & 0xff;
             if (accumulator[w] == 0 || flags == 0) {
                 accumulator[w] = 0;
                 next += Integer.bitCount(flags);
@@ -228,7 +234,7 @@ final class SectionFormat {
             long word = 0;
             while (flags != 0) {
                 int byteInWord = Integer.numberOfLeadingZeros(flags) - 24;
-                word |= (buffer.get(next++) & 0xffL) << (8 * (7 - byteInWord));
+                word |= (bytes[next++] & 0xffL) << (8 * (7 - byteInWord));
                 flags &= ~(0x80 >>> byteInWord);
             }
             any |= accumulator[w] &= word;
