@@ -14,7 +14,6 @@ import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.BloomBitsMatcher;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.RpcSession.BlockRange;
-import org.web3j.protocol.Web3j;
 import org.web3j.protocol.Web3jService;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.Log;
@@ -51,7 +50,7 @@ import org.web3j.protocol.core.methods.response.Log;
 public final class BlockScanner {
     private static final long SECTION_SIZE = BloomBitsMatcher.SECTION_SIZE;
 
-    private final Web3j web3j;
+    private final Web3jService service;
     private final SectionIndex index;
     private final int headerBatchSize;
     private final long maxLogRangeBlocks;
@@ -62,7 +61,7 @@ public final class BlockScanner {
     private final RpcSession.Sleeper sleeper;
 
     private BlockScanner(Builder builder) {
-        this.web3j = Web3j.build(builder.service);
+        this.service = builder.service;
         this.headerBatchSize = builder.headerBatchSize;
         this.maxLogRangeBlocks = builder.maxLogRangeBlocks;
         this.confirmations = builder.confirmations;
@@ -96,7 +95,7 @@ public final class BlockScanner {
             throw new IllegalArgumentException(
                     "toBlock " + toBlockInclusive + " is below fromBlock " + fromBlock);
         }
-        RpcSession rpc = new RpcSession(web3j, retryPolicy, sleeper, listener, headerBatchSize, maxLogRangeBlocks);
+        RpcSession rpc = new RpcSession(service, retryPolicy, sleeper, listener, headerBatchSize, maxLogRangeBlocks);
         long head = rpc.blockNumber();
         long end = Math.min(toBlockInclusive, head - confirmations);
         String fingerprint = Checkpoint.fingerprint(filter);

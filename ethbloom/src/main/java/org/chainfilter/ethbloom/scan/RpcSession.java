@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
-import org.web3j.protocol.Web3j;
+import org.web3j.protocol.Web3jService;
 import org.web3j.protocol.core.BatchRequest;
 import org.web3j.protocol.core.BatchResponse;
 import org.web3j.protocol.core.DefaultBlockParameter;
@@ -52,7 +52,8 @@ final class RpcSession {
     private record Outcome(Status status, Response<?> response, String problem) {
     }
 
-    private final Web3j web3j;
+    /** The transport; requests are built directly (as web3j's JsonRpc2_0Web3j does) to avoid its executor. */
+    private final Web3jService service;
     private final RetryPolicy retryPolicy;
     private final Sleeper sleeper;
     private final ScanListener listener;
@@ -61,9 +62,9 @@ final class RpcSession {
     private long retries;
     private long rangeSplits;
 
-    RpcSession(Web3j web3j, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, int batchSize,
+    RpcSession(Web3jService service, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, int batchSize,
                long maxLogSpan) {
-        this.web3j = web3j;
+        this.service = service;
         this.retryPolicy = retryPolicy;
         this.sleeper = sleeper;
         this.listener = listener;
@@ -83,7 +84,7 @@ final class RpcSession {
     long blockNumber() {
         Attempts attempts = new Attempts("eth_blockNumber");
         while (true) {
-            Outcome outcome = round(List.of(web3j.ethBlockNumber())).get(0);
+            Outcome outcome = round(List.of(new Request<>("eth_blockNumber", List.<String>of(), service, EthBlockNumber.class))).get(0);
             switch (outcome.status) {
                 case OK:
                     return quantity(((EthBlockNumber) outcome.response)::getBlockNumber, "the eth_blockNumber answer");
@@ -118,7 +119,8 @@ final class RpcSession {
             List<Long> numbers = take(pending);
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
             for (long n : numbers) {
-                requests.add(web3j.ethGetBlockByNumber(DefaultBlockParameter.valueOf(BigInteger.valueOf(n)), false));
+                requests.add(new Request<>("eth_getBlockByNumber", List.of(DefaultBlockParameter.valueOf(
+                        BigInteger.valueOf(n)).getValue(), false), service, EthBlock.class));
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
@@ -176,7 +178,7 @@ final class RpcSession {
             List<BlockRange> batch = probing ? List.of(pending.poll()) : take(pending);
             List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
             for (BlockRange range : batch) {
-                requests.add(web3j.ethGetLogs(ethFilter(filter, range)));
+                requests.add(new Request<>("eth_getLogs", List.of(ethFilter(filter, range)), service, EthLog.class));
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
@@ -309,7 +311,7 @@ final class RpcSession {
             }
             return outcomes;
         }
-        BatchRequest batch = web3j.newBatch();
+        BatchRequest batch = new BatchRequest(service);
         requests.forEach(batch::add);
         BatchResponse answer;
         try {
