@@ -57,6 +57,7 @@ public final class GcsFilter {
         sortedHashes(params, items, items.length, sorted);
         int distinct = dropDuplicateElements(params, items, sorted);
         long range = params.range(distinct);
+        checkEncodable(params, sorted, distinct, range);
         // About P + 2 bits per element (BIP158: 21.05 for the basic parameters); the writer grows if a set needs more.
         long expectedBytes = (long) distinct * (params.p() + 2) / 8 + 8;
         BitWriter bits = new BitWriter((int) Math.min(Integer.MAX_VALUE - 16, expectedBytes));
@@ -76,6 +77,27 @@ public final class GcsFilter {
         System.arraycopy(prefix.toByteArray(), 0, encoded, 0, prefixLength);
         bits.copyTo(encoded, prefixLength);
         return new GcsFilter(params, distinct, encoded, prefixLength);
+    }
+
+    /**
+     * Refuses, before anything is written, a set whose stream would exceed {@link CompactSize#MAX_SIZE} bytes: each
+     * element costs {@code (delta >> P) + 1 + P} bits, so an M far above {@code 2^P} (e.g. P = 0 with M near 2^32)
+     * makes every delta a unary run of billions of bits. Core could not deserialize such a filter either.
+     */
+    private static void checkEncodable(GcsParams params, long[] sorted, int count, long range) {
+        long limitBits = 8 * CompactSize.MAX_SIZE;
+        long bits = 0;
+        long previous = 0;
+        for (int i = 0; i < count; i++) {
+            long value = GcsParams.mapToRange(sorted[i] ^ Long.MIN_VALUE, range);
+            bits += ((value - previous) >>> params.p()) + 1 + params.p();
+            previous = value;
+            if (bits > limitBits || bits < 0) {
+                throw new IllegalArgumentException("a GCS of N = " + count + " elements with P = " + params.p()
+                        + " and M = " + params.m() + " would take more than " + CompactSize.MAX_SIZE
+                        + " bytes; choose M near 2^P (BIP158: P = 19, M = 784931)");
+            }
+        }
     }
 
     /**
