@@ -55,11 +55,18 @@ class ContractEventWatcherTest {
     }
 
     @Test
-    void refusesAMissingAddress() {
+    void refusesMissingAndMalformedOptions() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher.watch(
                 new String[] {"--rpc", chain.node().url()}, utf8(new ByteArrayOutputStream()),
                 utf8(new ByteArrayOutputStream())));
         assertEquals("--address is required (see the class javadoc for the options)", e.getMessage());
+        IllegalArgumentException dangling = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
+                .watch(new String[] {"--rpc"}, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
+        assertEquals("expected '--option value' pairs; got '--rpc' without a value", dangling.getMessage());
+        IllegalArgumentException shortAddress = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
+                .watch(new String[] {"--rpc", chain.node().url(), "--address", "0x1234"},
+                        utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
+        assertEquals("--address is 2 bytes; it must be exactly 20 bytes", shortAddress.getMessage());
     }
 
     private static PrintStream utf8(ByteArrayOutputStream bytes) {
