@@ -1,6 +1,7 @@
 package org.chainfilter.bip37;
 
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Objects;
 import org.chainfilter.btcwire.ByteReader;
 import org.chainfilter.btcwire.ByteWriter;
@@ -50,6 +51,7 @@ public final class Bip37BloomFilter {
     private final ScriptIterator scriptIterator = new ScriptIterator();
     /** Null for the empty filter, which never hashes. */
     private final Bip37Probes probes;
+    private final long[] indices = new long[MAX_HASH_FUNCS];
 
     private Bip37BloomFilter(byte[] data, int hashFunctionCount, int tweak, int flags) {
         this.bits = data.length == 0 ? null : LongArrayBitStore.fromBytes(data, ByteLayout.LSB_FIRST);
@@ -200,14 +202,9 @@ public final class Bip37BloomFilter {
             return;
         }
         probes.load(item, offset, length);
-        int i = 0;
-        for (; i + 1 < hashFunctionCount; i += 2) {
-            long pair = probes.indexPair(i * SEED_STEP + tweak, SEED_STEP);
-            bits.set(pair >>> 32);
-            bits.set(pair & 0xffffffffL);
-        }
-        if (i < hashFunctionCount) {
-            bits.set(probes.index(i * SEED_STEP + tweak));
+        probes.indices(tweak, SEED_STEP, hashFunctionCount, indices);
+        for (int i = 0; i < hashFunctionCount; i++) {
+            bits.set(indices[i]);
         }
     }
 
@@ -222,14 +219,22 @@ public final class Bip37BloomFilter {
             return true;
         }
         probes.load(item, offset, length);
-        int i = 0;
-        for (; i + 1 < hashFunctionCount; i += 2) {
-            long pair = probes.indexPair(i * SEED_STEP + tweak, SEED_STEP);
-            if (!bits.get(pair >>> 32) || !bits.get(pair & 0xffffffffL)) {
+        if (hashFunctionCount < 2) {
+            return hashFunctionCount == 0 || bits.get(probes.index(tweak));
+        }
+        // Most non-members fail on the first two probes; the rest are computed four at a time.
+        long pair = probes.indexPair(tweak, SEED_STEP);
+        if (!bits.get(pair >>> 32) || !bits.get(pair & 0xffffffffL)) {
+            return false;
+        }
+        int rest = hashFunctionCount - 2;
+        probes.indices(2 * SEED_STEP + tweak, SEED_STEP, rest, indices);
+        for (int i = 0; i < rest; i++) {
+            if (!bits.get(indices[i])) {
                 return false;
             }
         }
-        return i == hashFunctionCount || bits.get(probes.index(i * SEED_STEP + tweak));
+        return true;
     }
 
     /** Inserts a hash (a txid) in internal byte order, as Core's {@code insert(uint256)}. No allocation. */
@@ -247,6 +252,14 @@ public final class Bip37BloomFilter {
     /** Inserts an outpoint as its 36-byte serialization (txid internal order, index uint32 LE). No allocation. */
     public void insertOutPoint(OutPoint outPoint) {
         outPoint.writeTo(scratch, 0);
+        insert(scratch, 0, OutPoint.LENGTH);
+    }
+
+    private void insertOutPoint(Hash256 txid, int index) {
+        txid.copyInternalTo(scratch, 0);
+        for (int b = 0; b < 4; b++) {
+            scratch[Hash256.LENGTH + b] = (byte) (index >>> (8 * b));
+        }
         insert(scratch, 0, OutPoint.LENGTH);
     }
 
@@ -269,7 +282,7 @@ public final class Bip37BloomFilter {
      *   <li>only when nothing matched: each input's prevout, then its scriptSig's non-empty pushes.</li>
      * </ol>
      * Witnesses are never examined. The filter changes in place, so a later transaction can match through an outpoint
-     * an earlier one inserted.
+     * an earlier one inserted. No allocation.
      */
     public boolean isRelevantAndUpdate(Transaction tx) {
         if (byteLength == 0) {
@@ -277,21 +290,24 @@ public final class Bip37BloomFilter {
         }
         boolean found = contains(tx.txid());
         Bip37UpdateMode mode = updateMode();
-        for (int i = 0; i < tx.outputs().size(); i++) {
-            TxOutput output = tx.outputs().get(i);
+        List<TxOutput> outputs = tx.outputs();
+        for (int i = 0; i < outputs.size(); i++) {
+            TxOutput output = outputs.get(i);
             output.iterateScriptPubKey(scriptIterator);
             if (anyPushContained()) {
                 found = true;
                 if (mode == Bip37UpdateMode.ALL || (mode == Bip37UpdateMode.P2PUBKEY_ONLY
                         && StandardScripts.isPayToPubKeyOrBareMultisig(scriptIterator.script()))) {
-                    insertOutPoint(new OutPoint(tx.txid(), i));
+                    insertOutPoint(tx.txid(), i);
                 }
             }
         }
         if (found) {
             return true;
         }
-        for (TxInput input : tx.inputs()) {
+        List<TxInput> inputs = tx.inputs();
+        for (int i = 0; i < inputs.size(); i++) {
+            TxInput input = inputs.get(i);
             if (containsOutPoint(input.outPoint())) {
                 return true;
             }

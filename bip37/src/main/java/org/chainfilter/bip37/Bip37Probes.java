@@ -99,6 +99,37 @@ final class Bip37Probes {
     }
 
     /**
+     * The bit indices under the {@code count} seeds {@code firstSeed + j · step}, written to {@code out[0, count)}; four
+     * seeds walk the chain together.
+     */
+    void indices(int firstSeed, int step, int count, long[] out) {
+        int j = 0;
+        if (longItem == null) {
+            for (; j + 3 < count; j += 4) {
+                int h0 = firstSeed + j * step;
+                int h1 = h0 + step;
+                int h2 = h1 + step;
+                int h3 = h2 + step;
+                for (int b = 0; b < blocks; b++) {
+                    int k = mixed[b];
+                    h0 = Integer.rotateLeft(h0 ^ k, 13) * 5 + N;
+                    h1 = Integer.rotateLeft(h1 ^ k, 13) * 5 + N;
+                    h2 = Integer.rotateLeft(h2 ^ k, 13) * 5 + N;
+                    h3 = Integer.rotateLeft(h3 ^ k, 13) * 5 + N;
+                }
+                int fin = tail ^ length;
+                out[j] = reduce(Murmur3.fmix32(h0 ^ fin));
+                out[j + 1] = reduce(Murmur3.fmix32(h1 ^ fin));
+                out[j + 2] = reduce(Murmur3.fmix32(h2 ^ fin));
+                out[j + 3] = reduce(Murmur3.fmix32(h3 ^ fin));
+            }
+        }
+        for (; j < count; j++) {
+            out[j] = index(firstSeed + j * step);
+        }
+    }
+
+    /**
      * The bit indices under {@code seed} and {@code seed + step}, packed as {@code first << 32 | second} (both are
      * below 2^19).
      */

@@ -28,6 +28,13 @@ class Bip37ProbesTest {
             probes.load(item, offset, length);
             int seed = round % 5 == 0 ? 0xfffffff0 + round % 16 : random.nextInt();
             assertEquals(reference(seed, item, offset, length, m), probes.index(seed), "round " + round);
+            int count = random.nextInt(51);
+            long[] all = new long[count];
+            probes.indices(seed, Bip37BloomFilter.SEED_STEP, count, all);
+            for (int j = 0; j < count; j++) {
+                assertEquals(reference(seed + j * Bip37BloomFilter.SEED_STEP, item, offset, length, m), all[j],
+                        "round " + round + " function " + j);
+            }
             long pair = probes.indexPair(seed, Bip37BloomFilter.SEED_STEP);
             assertEquals(reference(seed, item, offset, length, m), pair >>> 32, "round " + round);
             assertEquals(reference(seed + Bip37BloomFilter.SEED_STEP, item, offset, length, m), pair & 0xffffffffL,

@@ -120,15 +120,15 @@ public class Bip37Benchmark {
 
     @Benchmark
     public void chainfilterMatchBlock(Blackhole hole) {
-        for (Transaction tx : transactions) {
-            hole.consume(oursForBlock.isRelevantAndUpdate(tx));
+        for (int i = 0; i < transactions.size(); i++) {
+            hole.consume(oursForBlock.isRelevantAndUpdate(transactions.get(i)));
         }
     }
 
     @Benchmark
     public void bitcoinjMatchBlock(Blackhole hole) {
-        for (org.bitcoinj.core.Transaction tx : bitcoinjTransactions) {
-            hole.consume(bitcoinjForBlock.applyAndUpdate(tx));
+        for (int i = 0; i < bitcoinjTransactions.size(); i++) {
+            hole.consume(bitcoinjForBlock.applyAndUpdate(bitcoinjTransactions.get(i)));
         }
     }
 }
