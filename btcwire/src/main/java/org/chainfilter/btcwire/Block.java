@@ -73,9 +73,13 @@ public final class Block {
         return MerkleRoot.of(txids);
     }
 
-    /** Whether the header's hashMerkleRoot is the root of this block's txids. */
+    /**
+     * Whether the header's hashMerkleRoot is the root of this block's txids and the txid list is not mutated
+     * ({@link MerkleRoot#isMutated}): as Core's {@code CheckMerkleRoot}, a block that repeats transactions to reach
+     * the same root (CVE-2012-2459) does not match, although its header is the real block's.
+     */
     public boolean merkleRootMatches() {
-        return !txids.isEmpty() && computeMerkleRoot().equals(header.merkleRoot());
+        return !txids.isEmpty() && computeMerkleRoot().equals(header.merkleRoot()) && !MerkleRoot.isMutated(txids);
     }
 
     @Override

@@ -17,6 +17,22 @@ public final class MerkleRoot {
      * @throws IllegalArgumentException for no leaves: a block has at least its coinbase
      */
     public static Hash256 of(List<Hash256> leaves) {
+        return compute(leaves, new boolean[1]);
+    }
+
+    /**
+     * Whether the tree over {@code leaves} is "mutated" as Core's {@code ComputeMerkleRoot} reports it: on some level
+     * two nodes that are hashed together are equal. Such a list, for example a block whose last transactions are
+     * repeated ({@code [a, b, c]} and {@code [a, b, c, c]}), has the same root as the list without the repetition
+     * (CVE-2012-2459), so Core refuses the block ({@code bad-txns-duplicate}) without marking its hash invalid.
+     */
+    public static boolean isMutated(List<Hash256> leaves) {
+        boolean[] mutated = new boolean[1];
+        compute(leaves, mutated);
+        return mutated[0];
+    }
+
+    private static Hash256 compute(List<Hash256> leaves, boolean[] mutated) {
         if (leaves.isEmpty()) {
             throw new IllegalArgumentException("a Merkle root needs at least one leaf; got 0");
         }
@@ -25,6 +41,7 @@ public final class MerkleRoot {
             List<Hash256> up = new ArrayList<>((level.size() + 1) / 2);
             for (int i = 0; i < level.size(); i += 2) {
                 Hash256 left = level.get(i);
+                mutated[0] |= i + 1 < level.size() && left.equals(level.get(i + 1));
                 up.add(Sha256d.hashPair(left, i + 1 < level.size() ? level.get(i + 1) : left));
             }
             level = up;
