@@ -112,6 +112,7 @@ public class FamilyBenchmark {
     public static class Floor {
         long[] words;
         long state = 0x9e3779b97f4a7c15L;
+        long steps;
 
         @Setup(Level.Trial)
         public void build() {
@@ -168,7 +169,9 @@ public class FamilyBenchmark {
     @Benchmark
     public long oneDependentReadFloor(Floor s, ProbeKeys keys) {
         keys.next();
-        long x = s.words[(int) EnhancedDoubleHashing.reduce(s.state, s.words.length)];
+        // A step counter joins the word in the index, or the walk would soon fall into a short, cached cycle.
+        long step = ++s.steps;
+        long x = s.words[(int) EnhancedDoubleHashing.reduce(s.state ^ step * 0x9e3779b97f4a7c15L, s.words.length)];
         s.state = x;
         return x;
     }

@@ -18,7 +18,9 @@ import org.chainfilter.common.filter.MembershipFilter;
  * their load; here every kind is measured in the same JVM, in interleaved rounds, by the thread's CPU time
  * ({@link ThreadMXBean#getCurrentThreadCpuTime()}), which does not count time the thread spent descheduled. One
  * run measures one of the family's kinds (so the library's call sites see one filter class, as in a JMH fork) against
- * Guava and the one-random-read floor; each round runs 2^20 lookups per contestant over the same probe pool as the JMH
+ * Guava and two floors, one random read of a {@code long[]} the size of the blocked filter per lookup:
+ * independent reads ({@code floor}, whose misses the processor may overlap) and dependent reads ({@code dep-floor},
+ * the next index is the word just read: one full miss latency each). Each round runs 2^20 lookups per contestant over the same probe pool as the JMH
  * benchmark (half members); the median ns per lookup over the rounds is printed with the ratios. The first rounds
  * are warm-up and discarded. Every contestant is called through the same {@code Predicate} call site, one
  * megamorphic call per lookup for each, the floor included.
@@ -52,8 +54,15 @@ public final class InterleavedCpuTimeRun {
         BlockedBloomFilter<byte[]> blocked = BlockedBloomFilter.create(KeyEncoder.bytes(), FamilyBenchmark.ELEMENTS,
                 FamilyBenchmark.RATE);
         long[] words = new long[blocked.blockCount() * 8];
-        Arrays.fill(words, 0x5555555555555555L);
-        long[] state = {0x9e3779b97f4a7c15L};
+        long random = 0x2545f4914f6cdd1dL;
+        for (int i = 0; i < words.length; i++) {
+            random ^= random << 13;
+            random ^= random >>> 7;
+            random ^= random << 17;
+            words[i] = random;
+        }
+        long[] state = {0x9e3779b97f4a7c15L, 0};
+        long[] previous = {0};
         kinds.put("floor", key -> {
             long x = state[0];
             x ^= x << 13;
@@ -61,6 +70,14 @@ public final class InterleavedCpuTimeRun {
             x ^= x << 17;
             state[0] = x;
             return (words[(int) EnhancedDoubleHashing.reduce(x, words.length)] & 1) != 0;
+        });
+        // The latency floor: the next index is the word just read, so the misses cannot overlap.
+        // A step counter joins the word in the index, or the walk would soon fall into a short, cached cycle.
+        kinds.put("dep-floor", key -> {
+            long step = ++state[1];
+            previous[0] = words[(int) EnhancedDoubleHashing.reduce(previous[0] ^ step * 0x9e3779b97f4a7c15L,
+                    words.length)];
+            return (previous[0] & 1) != 0;
         });
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -89,7 +106,7 @@ public final class InterleavedCpuTimeRun {
                 FamilyBenchmark.ELEMENTS, FamilyBenchmark.RATE, rounds, lookups);
         for (Map.Entry<String, double[]> measured : nanos.entrySet()) {
             double ns = median(measured.getValue());
-            System.out.printf("%-10s %7.1f ns/op   %5.2fx Guava's speed   %5.2fx the floor's time%n",
+            System.out.printf("%-10s %7.1f ns/op   %5.2fx Guava's speed   %5.2fx the independent-read floor's time%n",
                     measured.getKey(), ns, guavaNs / ns, ns / floorNs);
         }
         System.out.println("(positives seen: " + sink + ")");
