@@ -49,6 +49,9 @@ public final class VectorFile {
 
     /** Reads and checks a file from disk. */
     public static VectorFile read(Path path) {
+        if (Files.isDirectory(path)) {
+            throw new VectorFormatException(path + ": is a directory, not a vector file");
+        }
         try {
             long size = Files.size(path);
             if (size > MAX_FILE_BYTES) {

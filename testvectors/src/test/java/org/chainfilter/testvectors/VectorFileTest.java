@@ -117,6 +117,12 @@ class VectorFileTest {
     }
 
     @Test
+    void aDirectoryIsRefusedByName(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        assertEquals(dir + ": is a directory, not a vector file",
+                assertThrows(VectorFormatException.class, () -> VectorFile.read(dir)).getMessage());
+    }
+
+    @Test
     void anUnknownBundledFileIsRefused() {
         assertEquals("no bundled vector file named 'nope.json'",
                 assertThrows(IllegalArgumentException.class, () -> Suites.bundled("nope.json")).getMessage());
