@@ -128,6 +128,44 @@ class LogsBloomTest {
         assertEquals(LogsBloom.EMPTY, builder.reset().build());
     }
 
+    /**
+     * The builder's memo of recent values must never change a bloom: values that repeat, share prefixes, differ only
+     * in length (0..40 bytes, around the 32-byte memo limit), sit at offsets in larger arrays, across resets.
+     */
+    @Test
+    void memoOfRecentValuesNeverChangesTheBloom() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(99);
+        byte[][] pool = new byte[24][];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = new byte[random.nextInt(41)];
+            random.nextBytes(pool[i]);
+        }
+        pool[1] = java.util.Arrays.copyOf(pool[0], Math.max(0, pool[0].length - 1));
+        LogsBloom.Builder reused = LogsBloom.builder();
+        for (int round = 0; round < 300; round++) {
+            reused.reset();
+            LogsBloom expected = LogsBloom.EMPTY;
+            int values = random.nextInt(30);
+            for (int v = 0; v < values; v++) {
+                byte[] value = pool[random.nextInt(pool.length)];
+                int offset = random.nextInt(4);
+                byte[] framed = new byte[value.length + offset + 3];
+                System.arraycopy(value, 0, framed, offset, value.length);
+                framed[offset + value.length] = (byte) random.nextInt();
+                reused.addValue(framed, offset, value.length);
+                expected = expected.or(LogsBloom.ofValue(value));
+                byte[] mutated = value.clone();
+                if (mutated.length > 0 && random.nextBoolean()) {
+                    // The memo keeps a copy: changing the caller's array afterwards cannot leak into later hashes.
+                    mutated[0] ^= 1;
+                    reused.addValue(mutated);
+                    expected = expected.or(LogsBloom.ofValue(mutated));
+                }
+            }
+            assertEquals(expected, reused.build(), "round " + round);
+        }
+    }
+
     @Test
     void fromHexRefusesWrongLengthsNamingThem() {
         IllegalArgumentException shortHex = assertThrows(IllegalArgumentException.class,

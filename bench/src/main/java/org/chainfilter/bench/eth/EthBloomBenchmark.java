@@ -20,8 +20,11 @@ import org.web3j.utils.Bloom;
  * The bloom of a receipt, ours against web3j's {@code org.web3j.utils.Bloom} on the same logs, and the per-header
  * block-skip test with probes precomputed once per filter.
  *
- * <p>The receipt is a typical ERC-20 / DEX one: 4 logs, each with an address and 3 topics (16 Keccak-256 inputs).
- * Our builder is reused ({@code reset}) and finishes into a caller buffer ({@code writeTo}): 0 B/op expected under
+ * <p>Two receipt workloads: a synthetic receipt of 4 logs, each an address and 3 topics, all 16 values distinct (the
+ * worst case: every value is hashed); and the 38 real receipts of mainnet block 7000000 (130 logs), where values repeat
+ * as they do on chain (event signatures, token addresses) and the builder's memo of recent values saves hashing within
+ * a receipt. {@code reset} clears the memo, so no invocation reuses a hash from the one before. Our builder is reused
+ * and finishes into a caller buffer ({@code writeTo}): 0 B/op expected under
  * {@code -prof gc}. web3j's API allocates a bloom per receipt and a digest and hash per value.
  *
  * <pre>
@@ -43,8 +46,15 @@ public class EthBloomBenchmark {
     private LogFilter filter;
     private int next;
 
+    /** Block 7000000: receipt r's logs are blockAddresses[r][l] with blockTopics[r][l]. */
+    private byte[][][] blockAddresses;
+    private List<List<List<byte[]>>> blockTopics;
+    private LogsBloom blockHeader;
+    private final byte[][] blockReceiptBlooms = new byte[38][LogsBloom.BYTE_COUNT];
+
     @Setup
-    public void setUp() {
+    public void setUp() throws java.io.IOException {
+        loadBlock7000000();
         SplittableRandom random = new SplittableRandom(1);
         addresses = new byte[4][20];
         topics = new ArrayList<>();
@@ -78,6 +88,88 @@ public class EthBloomBenchmark {
         byte[] transfer = org.chainfilter.common.Hex.decode(
                 "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
         filter = LogFilter.builder().address(wanted).topic(0, transfer).build();
+    }
+
+    private void loadBlock7000000() throws java.io.IOException {
+        List<List<byte[]>> addressesByReceipt = new ArrayList<>();
+        blockTopics = new ArrayList<>();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                EthBloomBenchmark.class.getResourceAsStream("block-7000000-logs.txt"),
+                java.nio.charset.StandardCharsets.US_ASCII))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.startsWith("# header ")) {
+                    blockHeader = LogsBloom.fromHex(line.substring(9));
+                    continue;
+                }
+                if (line.startsWith("#") || line.isBlank()) {
+                    continue;
+                }
+                String[] fields = line.split(" ");
+                int receipt = Integer.parseInt(fields[0]);
+                while (addressesByReceipt.size() <= receipt) {
+                    addressesByReceipt.add(new ArrayList<>());
+                    blockTopics.add(new ArrayList<>());
+                }
+                if (fields.length > 1) {
+                    addressesByReceipt.get(receipt).add(org.chainfilter.common.Hex.decode(fields[1]));
+                    List<byte[]> logTopics = new ArrayList<>();
+                    for (int t = 2; t < fields.length; t++) {
+                        logTopics.add(org.chainfilter.common.Hex.decode(fields[t]));
+                    }
+                    blockTopics.get(receipt).add(logTopics);
+                }
+            }
+        }
+        blockAddresses = new byte[addressesByReceipt.size()][][];
+        for (int r = 0; r < blockAddresses.length; r++) {
+            blockAddresses[r] = addressesByReceipt.get(r).toArray(new byte[0][]);
+        }
+        LogsBloom.Builder check = LogsBloom.builder();
+        for (byte[] receipt : receiptBloomsOfBlockChainfilter()) {
+            check.addBloom(LogsBloom.fromBytes(receipt));
+        }
+        if (!check.build().equals(blockHeader)) {
+            throw new IllegalStateException("block 7000000: the OR of the receipt blooms is not the header bloom");
+        }
+    }
+
+    /**
+     * The 38 receipt blooms of mainnet block 7000000 (130 logs, 472 values; 208 distinct within their receipt, 129
+     * in the block), one builder reused across the block's receipts as a node or indexer would.
+     */
+    @Benchmark
+    public byte[][] receiptBloomsOfBlockChainfilter() {
+        for (int r = 0; r < blockAddresses.length; r++) {
+            builder.reset();
+            byte[][] logAddresses = blockAddresses[r];
+            List<List<byte[]>> logTopics = blockTopics.get(r);
+            for (int l = 0; l < logAddresses.length; l++) {
+                builder.addLog(logAddresses[l], logTopics.get(l));
+            }
+            builder.writeTo(blockReceiptBlooms[r], 0);
+        }
+        return blockReceiptBlooms;
+    }
+
+    /** The same 38 receipt blooms with web3j's {@code Bloom}, one per receipt. */
+    @Benchmark
+    public byte[][] receiptBloomsOfBlockWeb3j() {
+        byte[][] out = new byte[blockAddresses.length][];
+        for (int r = 0; r < blockAddresses.length; r++) {
+            Bloom bloom = new Bloom();
+            byte[][] logAddresses = blockAddresses[r];
+            List<List<byte[]>> logTopics = blockTopics.get(r);
+            for (int l = 0; l < logAddresses.length; l++) {
+                bloom.add(logAddresses[l]);
+                List<byte[]> topicsOfLog = logTopics.get(l);
+                for (int t = 0; t < topicsOfLog.size(); t++) {
+                    bloom.add(topicsOfLog.get(t));
+                }
+            }
+            out[r] = bloom.getBytes();
+        }
+        return out;
     }
 
     /** Our receipt bloom: reused builder and Keccak sponge, result written into a reused buffer. */
