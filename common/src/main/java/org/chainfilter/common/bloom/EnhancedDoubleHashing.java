@@ -59,14 +59,8 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
             if (i >= k) {
                 return true;
             }
-            x += y;
-            if (x >= m) {
-                x -= m;
-            }
-            y += i;
-            if (y >= m) {
-                y = i < m ? y - m : y % m;
-            }
+            x = addMod(x, y, m);
+            y = addMod(y, i, m);
         }
     }
 
@@ -87,14 +81,8 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
             if (i >= k) {
                 return (all & 1) != 0;
             }
-            x += y;
-            if (x >= m) {
-                x -= m;
-            }
-            y += i;
-            if (y >= m) {
-                y = i < m ? y - m : y % m;
-            }
+            x = addMod(x, y, m);
+            y = addMod(y, i, m);
         }
     }
 
@@ -112,15 +100,22 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
             if (i >= k) {
                 return changed;
             }
-            x += y;
-            if (x >= m) {
-                x -= m;
-            }
-            y += i;
-            if (y >= m) {
-                y = i < m ? y - m : y % m;
-            }
+            x = addMod(x, y, m);
+            y = addMod(y, i, m);
         }
+    }
+
+    /**
+     * {@code (a + b) mod m} for {@code 0 <= a < m} and {@code 0 <= b}: one subtraction in the usual case ({@code b < m});
+     * a division only when {@code b >= m}, i.e. a filter with fewer bits than hash functions.
+     */
+    private static long addMod(long a, long b, long m) {
+        long sum = a + b;
+        if (sum < m) {
+            return sum;
+        }
+        sum -= m;
+        return sum < m ? sum : sum % m;
     }
 
     /** {@code floor(h * m / 2^64)} for unsigned {@code h} and {@code 0 < m <= 2^62}: a nearly unbiased map onto [0, m). */
