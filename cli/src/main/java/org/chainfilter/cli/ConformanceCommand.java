@@ -95,6 +95,11 @@ final class ConformanceCommand implements Callable<Integer> {
     }
 
     static ConformanceRunner runner(Impl impl) {
+        if (impl == Impl.bitcoinj && System.getProperty("slf4j.internal.verbosity") == null) {
+            // bitcoinj logs through SLF4J, and with no binding on the class path SLF4J warns on stderr at first use;
+            // the report is the output here, so only SLF4J's errors may interleave with it.
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         return switch (impl) {
             case chainfilter -> ChainfilterSuites.runner();
             case bitcoinj -> BitcoinjSuites.runner();

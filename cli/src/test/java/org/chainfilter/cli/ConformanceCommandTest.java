@@ -124,6 +124,7 @@ class ConformanceCommandTest {
                 + "'bloom_match #1: txid via uint256': match: expected true got false"), run.out);
         assertEquals(14, run.out.lines().filter(l -> l.startsWith("departs from Bitcoin Core: ")).count(), run.out);
         assertEquals("37 passed, 14 failed", lastLine(run.out));
+        assertEquals("", run.err);
     }
 
     @Test
