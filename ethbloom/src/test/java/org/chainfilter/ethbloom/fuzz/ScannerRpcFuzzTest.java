@@ -43,15 +43,18 @@ class ScannerRpcFuzzTest {
     private static final long LAST_BLOCK = 3;
     private static final Pattern REQUEST_ID = Pattern.compile("\"id\"\\s*:\\s*(\\d+)");
 
+    /** One provider for all runs: web3j's JSON mapper is costly to build, so only the script changes per input. */
+    private final ScriptedProvider provider = new ScriptedProvider();
+    private final LogFilter filter = LogFilter.builder().address(Hex.decode(ADDRESS)).build();
+
     @FuzzTest(maxDuration = "5m")
     void scan(byte[] input) {
-        ScriptedProvider provider = new ScriptedProvider(input);
+        provider.load(input);
         BlockScanner scanner = BlockScanner.builder(provider)
                 .headerBatchSize(4)
                 .maxLogRangeBlocks(4)
                 .retryPolicy(RetryPolicy.of(3, Duration.ZERO, Duration.ZERO))
                 .build();
-        LogFilter filter = LogFilter.builder().address(Hex.decode(ADDRESS)).build();
         List<Log> emitted = new ArrayList<>();
         try {
             scanner.scan(filter, 0, LAST_BLOCK, emitted::add);
@@ -87,8 +90,12 @@ class ScannerRpcFuzzTest {
     private static final class ScriptedProvider extends Service {
         private final ArrayDeque<String> bodies = new ArrayDeque<>();
 
-        ScriptedProvider(byte[] input) {
+        ScriptedProvider() {
             super(false);
+        }
+
+        void load(byte[] input) {
+            bodies.clear();
             int start = 0;
             for (int i = 0; i <= input.length; i++) {
                 if (i == input.length || input[i] == 0) {
