@@ -30,10 +30,10 @@ import picocli.CommandLine.Spec;
  * shape, in chain order; progress, retries and the summary (with the bloom saturation verdict) go to stderr.
  */
 @Command(name = "scan", mixinStandardHelpOptions = true,
-        description = {"Scan blocks FROM..TO of a JSON-RPC node for the logs matching a filter, skipping the blocks",
-            "whose logsBloom rules them out. Logs: JSON lines on stdout, in chain order. Progress and a summary",
-            "(blocks skipped, false positives, bloom saturation) on stderr. With --checkpoint, a rerun resumes",
-            "after the last block whose logs were printed."})
+        description = "Scan blocks FROM..TO of a JSON-RPC node for the logs matching a filter, skipping the blocks"
+                + " whose logsBloom rules them out. Logs: JSON lines on stdout, in chain order. Progress and a summary"
+                + " (blocks skipped, false positives, bloom saturation) on stderr. With --checkpoint, a rerun resumes"
+                + " after the last block whose logs were printed.")
 final class EthScanCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
