@@ -24,9 +24,9 @@ import org.web3j.protocol.http.HttpService;
  * fetched; after each pass a line on stderr says how much the blooms saved (on recent mainnet blooms are 80–100 % full,
  * and the line says so).
  *
- * <p>With {@code --checkpoint FILE} the watcher can be stopped (Ctrl-C) and started again without losing or repeating
- * an event: the scanner moves the checkpoint after each block's events are printed (see {@link BlockScanner} for the
- * delivery contract).
+ * <p>With {@code --checkpoint FILE} the watcher can be stopped (Ctrl-C) and started again without losing an event: the
+ * scanner moves the checkpoint after each block's events are printed, so only a block whose events were being printed
+ * at the moment of the stop is printed again (see {@link BlockScanner} for the delivery contract).
  *
  * <p>Run (after {@code mvn -q -pl examples -am install -DskipTests}):
  * <pre>
