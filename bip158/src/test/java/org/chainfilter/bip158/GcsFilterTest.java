@@ -180,6 +180,36 @@ class GcsFilterTest {
     }
 
     /**
+     * The merge walks agree with single matches: with M = 4 about a quarter of absent items hit, so both answers occur
+     * often. matchAny is the OR of match over the query, matchAll the AND.
+     */
+    @Test
+    void mergeWalksAgreeWithSingleMatches() {
+        SplittableRandom random = new SplittableRandom(4);
+        int[] outcomes = new int[4];
+        for (int round = 0; round < 300; round++) {
+            GcsParams params = GcsParams.of(random.nextLong(), random.nextLong(), random.nextInt(4), 4);
+            List<byte[]> members = randomItems(random, random.nextInt(40));
+            GcsFilter filter = GcsFilter.build(params, members);
+            List<byte[]> query = randomItems(random, 1 + random.nextInt(6));
+            if (!members.isEmpty() && random.nextBoolean()) {
+                query.add(members.get(random.nextInt(members.size())));
+            }
+            boolean any = false;
+            boolean all = true;
+            for (byte[] item : query) {
+                boolean match = filter.match(item);
+                any |= match;
+                all &= match;
+            }
+            assertEquals(any, filter.matchAny(query), "round " + round);
+            assertEquals(all, filter.matchAll(query), "round " + round);
+            outcomes[(any ? 1 : 0) + (all ? 2 : 0)]++;
+        }
+        assertTrue(outcomes[0] > 10 && outcomes[1] > 10 && outcomes[3] > 10, java.util.Arrays.toString(outcomes));
+    }
+
+    /**
      * Over 10^6 absent items each false positive has probability (distinct values)/F, about 1/M. With P = 10 and
      * M = 1024 the count is binomial with mean about 977 (sd about 31): the bounds are six standard deviations. With the
      * basic parameters the mean is about 1.27 and P(X >= 12) is below 10^-8. The seed is fixed, so the test is
