@@ -15,7 +15,8 @@ import java.util.function.Function;
  *       (for chainfilter's parsers: {@link IllegalArgumentException} and its subclasses, sometimes a checked
  *       {@link java.io.IOException} for file readers). A refusal must carry a message that is not blank and not
  *       longer than {@link #MAX_MESSAGE_CHARS} characters: a user reads it, and a log must not be flooded with a
- *       peer's bytes.</li>
+ *       peer's bytes. The one exception is {@link java.io.EOFException}, whose type says it all (the JDK's
+ *       stream readers throw it without a message).</li>
  *   <li>Anything else escaping is a finding and is rethrown as it is (ArrayIndexOutOfBoundsException,
  *       NegativeArraySizeException, ArithmeticException, NullPointerException, OutOfMemoryError,
  *       StackOverflowError...), so Jazzer records the input.</li>
@@ -131,6 +132,10 @@ public final class ParserContract<T> {
     }
 
     private void checkMessage(Throwable refusal) {
+        if (refusal instanceof java.io.EOFException) {
+            // The JDK's stream readers end a truncated stream with a bare EOFException: its type is the reason.
+            return;
+        }
         String message = refusal.getMessage();
         if (message == null || message.isBlank()) {
             throw new AssertionError(parserName + " refused an input without saying why: " + refusal, refusal);

@@ -79,6 +79,15 @@ class ParserContractTest {
     }
 
     @Test
+    void aBareEndOfStreamIsItsOwnReason() {
+        ParserContract<byte[]> streamReader =
+                ParserContract.refusing("stream reader", IllegalArgumentException.class, IOException.class);
+        assertTrue(streamReader.parse(3, () -> {
+            throw new java.io.EOFException();
+        }).isEmpty());
+    }
+
+    @Test
     void aRefusalWithAFloodingMessageIsAFinding() {
         String flood = "x".repeat(ParserContract.MAX_MESSAGE_CHARS + 1);
         AssertionError error = assertThrows(AssertionError.class, () -> contract.parse(3, () -> {
