@@ -218,16 +218,17 @@ public final class Bip37BloomFilter {
         if (byteLength == 0) {
             return true;
         }
-        if (hashFunctionCount == 0) {
-            return true;
+        probes.load(item, offset, length);
+        if (hashFunctionCount < 2) {
+            return hashFunctionCount == 0 || bits.get(probes.index(tweak));
         }
-        // Most non-members fail on the first probe: hash it directly, and premix the blocks only when it passes.
-        if (!bits.get(probes.firstIndex(tweak, item, offset, length))) {
+        // Most non-members fail on the first two probes; the rest are computed four at a time.
+        long pair = probes.indexPair(tweak, SEED_STEP);
+        if (!bits.get(pair >>> 32) || !bits.get(pair & 0xffffffffL)) {
             return false;
         }
-        probes.load(item, offset, length);
-        int rest = hashFunctionCount - 1;
-        probes.indices(SEED_STEP + tweak, SEED_STEP, rest, indices);
+        int rest = hashFunctionCount - 2;
+        probes.indices(2 * SEED_STEP + tweak, SEED_STEP, rest, indices);
         for (int i = 0; i < rest; i++) {
             if (!bits.get(indices[i])) {
                 return false;

@@ -23,9 +23,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code chainfilter conformance FILE... | --bundled [--impl chainfilter|bitcoinj|web3j]}: runs conformance vector
- * files (the schema of conformance/SCHEMA.md) and prints every failure with its first mismatch, a table of vectors per
- * suite, and the line {@code N passed, N failed}. Exit status 1 when anything failed.
+ * {@code chainfilter conformance FILE... | --bundled [--impl chainfilter|bitcoinj|web3j] | --list}: runs conformance
+ * vector files (the schema of conformance/SCHEMA.md) and prints every failure with its first mismatch, a table of
+ * vectors per suite, and the line {@code N passed, N failed}. Exit status 1 when anything failed.
  */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
         description = {"Run conformance vector files against chainfilter (or a peer library) and report.",
@@ -50,11 +50,18 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also print every passed vector.")
     private boolean verbose;
 
+    @Option(names = "--list", description = "List the bundled vector files (suite, vectors, source) and run nothing.")
+    private boolean list;
+
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Vector files to run.")
     private List<Path> files = new ArrayList<>();
 
     @Override
     public Integer call() {
+        if (list) {
+            listBundled(spec.commandLine().getOut());
+            return 0;
+        }
         if (!bundled && files.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "give vector FILEs or --bundled");
         }
@@ -110,6 +117,17 @@ final class ConformanceCommand implements Callable<Integer> {
     private static String peerName(Impl impl) {
         return impl == Impl.bitcoinj ? "bitcoinj 0.17.1 (org.bitcoinj.core.BloomFilter, FilteredBlock)"
                 : "web3j 4.13.0 (org.web3j.utils.Bloom)";
+    }
+
+    /** One line per bundled file: name, suite, vector count; then its source, indented. */
+    private static void listBundled(PrintWriter out) {
+        List<VectorFile> bundledFiles = Suites.bundled();
+        for (VectorFile file : bundledFiles) {
+            out.printf("%-40s %-26s %4d%n    %s%n", file.origin(), file.suite(), file.vectors().size(), file.source());
+        }
+        out.println(bundledFiles.size() + " files, " + bundledFiles.stream().mapToInt(f -> f.vectors().size()).sum()
+                + " vectors, in " + Suites.RESOURCE_DIRECTORY + " of chainfilter-testvectors");
+        out.flush();
     }
 
     /** Vectors and passes per suite, aligned. */

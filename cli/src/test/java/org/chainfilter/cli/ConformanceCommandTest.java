@@ -128,6 +128,16 @@ class ConformanceCommandTest {
     }
 
     @Test
+    void listNamesEveryBundledFileWithItsSuiteCountAndSource() {
+        CliRun run = CliRun.of("conformance", "--list");
+        assertEquals(0, run.status, run.toString());
+        assertTrue(run.out.startsWith(String.format("%-40s %-26s %4d%n    bitcoin/bitcoin src/test/hash_tests.cpp @ ",
+                "murmur3-x86-32.core.json", "murmur3-x86-32", 14)), run.out);
+        assertEquals(Suites.bundledFileNames().size() + " files, " + bundledVectorCount()
+                + " vectors, in /org/chainfilter/testvectors/vectors/ of chainfilter-testvectors", lastLine(run.out));
+    }
+
+    @Test
     void bundledAndFilesRunTogether() throws IOException {
         VectorFile one = Suites.bundled("murmur3-x86-32.core.json");
         Path file = write("copy.json", Files.readString(Path.of(
