@@ -218,17 +218,16 @@ public final class Bip37BloomFilter {
         if (byteLength == 0) {
             return true;
         }
-        probes.load(item, offset, length);
-        if (hashFunctionCount < 2) {
-            return hashFunctionCount == 0 || bits.get(probes.index(tweak));
+        if (hashFunctionCount == 0) {
+            return true;
         }
-        // Most non-members fail on the first two probes; the rest are computed four at a time.
-        long pair = probes.indexPair(tweak, SEED_STEP);
-        if (!bits.get(pair >>> 32) || !bits.get(pair & 0xffffffffL)) {
+        // Most non-members fail on the first probe: hash it directly, and premix the blocks only when it passes.
+        if (!bits.get(probes.firstIndex(tweak, item, offset, length))) {
             return false;
         }
-        int rest = hashFunctionCount - 2;
-        probes.indices(2 * SEED_STEP + tweak, SEED_STEP, rest, indices);
+        probes.load(item, offset, length);
+        int rest = hashFunctionCount - 1;
+        probes.indices(SEED_STEP + tweak, SEED_STEP, rest, indices);
         for (int i = 0; i < rest; i++) {
             if (!bits.get(indices[i])) {
                 return false;

@@ -86,6 +86,11 @@ final class Bip37Probes {
         return Math.multiplyHigh(low, bitCount) + ((low >> 63) & bitCount);
     }
 
+    /** The bit index of {@code item[offset, offset + length)} under {@code seed}, without loading it. */
+    long firstIndex(int seed, byte[] item, int offset, int length) {
+        return reduce(Murmur3.x86_32(seed, item, offset, length));
+    }
+
     /** The bit index of the loaded item under {@code seed}. */
     long index(int seed) {
         if (longItem != null) {

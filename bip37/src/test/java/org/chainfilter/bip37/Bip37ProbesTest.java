@@ -28,6 +28,7 @@ class Bip37ProbesTest {
             probes.load(item, offset, length);
             int seed = round % 5 == 0 ? 0xfffffff0 + round % 16 : random.nextInt();
             assertEquals(reference(seed, item, offset, length, m), probes.index(seed), "round " + round);
+            assertEquals(reference(seed, item, offset, length, m), probes.firstIndex(seed, item, offset, length));
             int count = random.nextInt(51);
             long[] all = new long[count];
             probes.indices(seed, Bip37BloomFilter.SEED_STEP, count, all);
