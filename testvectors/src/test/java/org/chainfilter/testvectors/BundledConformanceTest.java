@@ -38,6 +38,7 @@ class BundledConformanceTest {
         EXPECTED_FILES.put("bip37-filterload-parse.btcd.json", 2);
         EXPECTED_FILES.put("bip158-basic.core.json", 10);
         EXPECTED_FILES.put("gcs.bip158-basic.json", 10);
+        EXPECTED_FILES.put("gcs.generated.json", 8);
         EXPECTED_FILES.put("eth-bloom.besu.json", 1);
         EXPECTED_FILES.put("eth-bloom.ethers.json", 3);
         EXPECTED_FILES.put("eth-bloom.execution-apis.json", 5);
