@@ -15,7 +15,8 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  *   <li>too big: Infura {@code -32005} "query returned more than 10000 results"; Alchemy and others {@code -32602}
  *   "Log response size exceeded" / "range exceeds limit"; QuickNode, Ankr "block range is too large"; geth
  *   {@code --rpc.rangelimit} "exceed maximum block range"; Besu {@code -32602}/"Requested range exceeds maximum range
- *   limit"; HTTP 413;</li>
+ *   limit"; geth and Alchemy "query timeout exceeded" (a query too heavy to finish: "consider reducing your block
+ *   range"); HTTP 413;</li>
  *   <li>transient: connection failures and timeouts, HTTP 429 and 5xx, Infura {@code -32005} when its message speaks of
  *   a rate or request count, "header not found" / "unknown block" from a load-balanced backend that lags, "timeout"
  *   and "try again";</li>
@@ -32,6 +33,10 @@ final class ProviderErrors {
         "response size exceeded", "response size should not", "too many results", "block range limit",
         "batch too large", "batch size too large",
     };
+    /** A query too heavy to finish: the same range would time out again, a narrower one may not. */
+    private static final String[] SPLIT_HINTS = {
+        "query timeout exceeded", "reduce your block range", "reducing your block range", "reduce the block range",
+    };
     private static final String[] TRANSIENT_MESSAGES = {
         "rate limit", "rate-limit", "request rate", "too many requests", "request count exceeded", "timeout",
         "timed out", "try again", "temporarily", "unavailable", "header not found", "unknown block", "busy",
@@ -44,6 +49,9 @@ final class ProviderErrors {
     /** A JSON-RPC error object ({@code code}, {@code message}). */
     static Kind classify(int code, String message) {
         String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        if (containsAny(text, SPLIT_HINTS)) {
+            return Kind.TOO_LARGE;
+        }
         // Infura uses -32005 both for "more than 10000 results" and for rate limiting: the message decides.
         if (containsAny(text, TRANSIENT_MESSAGES) || code == 429) {
             return Kind.TRANSIENT;

@@ -27,6 +27,9 @@ class ProviderErrorsTest {
         "-32602|eth_getLogs block range exceeds limit of 10000|TOO_LARGE",
         "-32000|exceed maximum block range: 5000|TOO_LARGE",
         "-32602|Requested range exceeds maximum range limit|TOO_LARGE",
+        // a query too heavy to finish in time: a narrower range may
+        "-32000|query timeout exceeded|TOO_LARGE",
+        "-32603|Query timeout exceeded. Consider reducing your block range.|TOO_LARGE",
         // lagging backends, overloaded nodes
         "-32000|header not found|TRANSIENT",
         "-32000|unknown block|TRANSIENT",
