@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,27 @@ class EthScanCommandTest {
         List<String> both = new ArrayList<>(printed(first));
         both.addAll(printed(second));
         assertEquals(anvilLogs(List.of(address), transfer(), 0, chain.head()), both);
+    }
+
+    @Test
+    void anIndexBuiltWithEthIndexBuildDecidesTheBlocksItCovers(@TempDir Path dir) throws IOException {
+        StringBuilder blooms = new StringBuilder();
+        long indexed = chain.head() / 2;
+        for (long n = 0; n < indexed; n++) {
+            blooms.append(n).append(' ').append(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n),
+                    false).get("logsBloom").asText()).append('\n');
+        }
+        Path bloomFile = Files.writeString(dir.resolve("blooms.txt"), blooms);
+        CliRun build = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--blooms",
+                bloomFile.toString());
+        assertEquals(0, build.status, build::toString);
+        String address = chain.eventSources().get(0);
+        CliRun run = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--to",
+                Long.toString(chain.head()), "--address", address, "--topic", transfer(), "--confirmations", "0",
+                "--index", dir.resolve("index").toString(), "--quiet");
+        assertEquals(0, run.status, run::toString);
+        assertEquals(anvilLogs(List.of(address), transfer(), 0, chain.head()), printed(run));
+        assertTrue(run.err.matches("(?s).*skipped by bloom \\d+ \\(by the index [1-9]\\d*\\).*"), run.err);
     }
 
     @Test
