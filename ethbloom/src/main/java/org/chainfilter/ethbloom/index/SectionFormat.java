@@ -56,6 +56,11 @@ final class SectionFormat {
     static final int BIT_COUNT = LogsBloom.BIT_COUNT;
     static final int VECTOR_BYTES = BloomBitsMatcher.SECTION_SIZE / 8;
     static final int BITMAP_BYTES = VECTOR_BYTES / 8;
+    /**
+     * A vector is stored sparse only when that takes fewer than 128 bytes, a quarter of raw: decoding a sparse vector
+     * costs a step per stored byte, a raw one a load per word, and queries read many vectors.
+     */
+    static final int SPARSE_LIMIT_BYTES = VECTOR_BYTES / 4;
     static final int HEADER_BYTES = 24;
     static final int TABLE_BYTES = 2 * BIT_COUNT;
     static final int PAYLOAD_OFFSET = HEADER_BYTES + TABLE_BYTES;
@@ -154,7 +159,7 @@ final class SectionFormat {
         if (nonZero == 0) {
             return new byte[0];
         }
-        if (BITMAP_BYTES + nonZero >= VECTOR_BYTES) {
+        if (BITMAP_BYTES + nonZero >= SPARSE_LIMIT_BYTES) {
             return raw.clone();
         }
         byte[] out = new byte[BITMAP_BYTES + nonZero];
