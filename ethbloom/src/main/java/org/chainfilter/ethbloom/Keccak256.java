@@ -45,7 +45,8 @@ public final class Keccak256 {
     /** Writes Keccak-256 of {@code data[offset, offset+length)} into {@code out[outOffset, outOffset+32)}. */
     public void digest(byte[] data, int offset, int length, byte[] out, int outOffset) {
         Objects.checkFromIndexSize(outOffset, DIGEST_BYTES, out.length);
-        absorb(data, offset, length);
+        absorbAllButLastPermutation(data, offset, length);
+        permute(state);
         for (int i = 0; i < DIGEST_BYTES; i++) {
             out[outOffset + i] = (byte) (state[i >>> 3] >>> ((i & 7) << 3));
         }
@@ -57,11 +58,12 @@ public final class Keccak256 {
      * bloom needs. Allocates nothing.
      */
     public long firstEightBytes(byte[] data, int offset, int length) {
-        absorb(data, offset, length);
-        return state[0];
+        absorbAllButLastPermutation(data, offset, length);
+        return permuteToFirstLane(state);
     }
 
-    private void absorb(byte[] data, int offset, int length) {
+    /** Absorbs the padded message; the permutation of the last block is left to the caller. */
+    private void absorbAllButLastPermutation(byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);
         Arrays.fill(state, 0L);
         int end = offset + length;
@@ -87,7 +89,112 @@ public final class Keccak256 {
         tail |= 0x01L << (8 * (remaining & 7));
         state[fullLanes] ^= tail;
         state[RATE_LANES - 1] ^= 0x80L << 56;
-        permute(state);
+    }
+
+    /**
+     * Keccak-f[1600] whose result is only lane 0 (output bytes 0..7), all a bloom reads: 23 full rounds, then theta
+     * and just the rho, pi, chi and iota steps that lane (0, 0) depends on. The state is left unchanged.
+     */
+    private static long permuteToFirstLane(long[] state) {
+        long a00 = state[0];
+        long a10 = state[1];
+        long a20 = state[2];
+        long a30 = state[3];
+        long a40 = state[4];
+        long a01 = state[5];
+        long a11 = state[6];
+        long a21 = state[7];
+        long a31 = state[8];
+        long a41 = state[9];
+        long a02 = state[10];
+        long a12 = state[11];
+        long a22 = state[12];
+        long a32 = state[13];
+        long a42 = state[14];
+        long a03 = state[15];
+        long a13 = state[16];
+        long a23 = state[17];
+        long a33 = state[18];
+        long a43 = state[19];
+        long a04 = state[20];
+        long a14 = state[21];
+        long a24 = state[22];
+        long a34 = state[23];
+        long a44 = state[24];
+        for (int round = 0; round < 23; round++) {
+            long c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04;
+            long c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14;
+            long c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24;
+            long c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34;
+            long c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44;
+            long d0 = c4 ^ Long.rotateLeft(c1, 1);
+            long d1 = c0 ^ Long.rotateLeft(c2, 1);
+            long d2 = c1 ^ Long.rotateLeft(c3, 1);
+            long d3 = c2 ^ Long.rotateLeft(c4, 1);
+            long d4 = c3 ^ Long.rotateLeft(c0, 1);
+            long b00 = a00 ^ d0;
+            long b13 = Long.rotateLeft(a01 ^ d0, 36);
+            long b21 = Long.rotateLeft(a02 ^ d0, 3);
+            long b34 = Long.rotateLeft(a03 ^ d0, 41);
+            long b42 = Long.rotateLeft(a04 ^ d0, 18);
+            long b02 = Long.rotateLeft(a10 ^ d1, 1);
+            long b10 = Long.rotateLeft(a11 ^ d1, 44);
+            long b23 = Long.rotateLeft(a12 ^ d1, 10);
+            long b31 = Long.rotateLeft(a13 ^ d1, 45);
+            long b44 = Long.rotateLeft(a14 ^ d1, 2);
+            long b04 = Long.rotateLeft(a20 ^ d2, 62);
+            long b12 = Long.rotateLeft(a21 ^ d2, 6);
+            long b20 = Long.rotateLeft(a22 ^ d2, 43);
+            long b33 = Long.rotateLeft(a23 ^ d2, 15);
+            long b41 = Long.rotateLeft(a24 ^ d2, 61);
+            long b01 = Long.rotateLeft(a30 ^ d3, 28);
+            long b14 = Long.rotateLeft(a31 ^ d3, 55);
+            long b22 = Long.rotateLeft(a32 ^ d3, 25);
+            long b30 = Long.rotateLeft(a33 ^ d3, 21);
+            long b43 = Long.rotateLeft(a34 ^ d3, 56);
+            long b03 = Long.rotateLeft(a40 ^ d4, 27);
+            long b11 = Long.rotateLeft(a41 ^ d4, 20);
+            long b24 = Long.rotateLeft(a42 ^ d4, 39);
+            long b32 = Long.rotateLeft(a43 ^ d4, 8);
+            long b40 = Long.rotateLeft(a44 ^ d4, 14);
+            a00 = b00 ^ (~b10 & b20);
+            a01 = b01 ^ (~b11 & b21);
+            a02 = b02 ^ (~b12 & b22);
+            a03 = b03 ^ (~b13 & b23);
+            a04 = b04 ^ (~b14 & b24);
+            a10 = b10 ^ (~b20 & b30);
+            a11 = b11 ^ (~b21 & b31);
+            a12 = b12 ^ (~b22 & b32);
+            a13 = b13 ^ (~b23 & b33);
+            a14 = b14 ^ (~b24 & b34);
+            a20 = b20 ^ (~b30 & b40);
+            a21 = b21 ^ (~b31 & b41);
+            a22 = b22 ^ (~b32 & b42);
+            a23 = b23 ^ (~b33 & b43);
+            a24 = b24 ^ (~b34 & b44);
+            a30 = b30 ^ (~b40 & b00);
+            a31 = b31 ^ (~b41 & b01);
+            a32 = b32 ^ (~b42 & b02);
+            a33 = b33 ^ (~b43 & b03);
+            a34 = b34 ^ (~b44 & b04);
+            a40 = b40 ^ (~b00 & b10);
+            a41 = b41 ^ (~b01 & b11);
+            a42 = b42 ^ (~b02 & b12);
+            a43 = b43 ^ (~b03 & b13);
+            a44 = b44 ^ (~b04 & b14);
+            a00 ^= ROUND_CONSTANTS[round];
+        }
+        // Round 24 computes only lane (0, 0): chi needs B[0][0], B[1][0], B[2][0], which rho and pi take from lanes
+        // (0, 0), (1, 1) and (2, 2) rotated by 0, 44 and 43.
+        long c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04;
+        long c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14;
+        long c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24;
+        long c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34;
+        long c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44;
+        long b00 = a00 ^ c4 ^ Long.rotateLeft(c1, 1);
+        long b10 = Long.rotateLeft(a11 ^ c0 ^ Long.rotateLeft(c2, 1), 44);
+        long b20 = Long.rotateLeft(a22 ^ c1 ^ Long.rotateLeft(c3, 1), 43);
+        return b00 ^ (~b10 & b20) ^ ROUND_CONSTANTS[23];
     }
 
     /**

@@ -1,5 +1,8 @@
 package org.chainfilter.ethbloom;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -216,6 +219,8 @@ public final class LogsBloom {
      * reused.
      */
     public static final class Builder {
+        private static final VarHandle LONG_LE =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         /**
          * Values of at most this many bytes (addresses and topics) are remembered with their hash until the next
          * {@link #reset()}. Real receipts repeat values: the receipts of the portal-spec-tests mainnet blocks add 582
@@ -230,6 +235,8 @@ public final class LogsBloom {
         private final byte[][] memoValues = new byte[MEMO_SIZE][MEMO_VALUE_BYTES];
         private final int[] memoLengths = new int[MEMO_SIZE];
         private final long[] memoHashes = new long[MEMO_SIZE];
+        /** The last eight bytes of each remembered value (left-padded topics differ at the end), a cheap first test. */
+        private final long[] memoTails = new long[MEMO_SIZE];
         private int memoCount;
         private int memoNext;
 
@@ -260,14 +267,16 @@ public final class LogsBloom {
             if (length > MEMO_VALUE_BYTES) {
                 return keccak.firstEightBytes(raw, offset, length);
             }
+            long tail = length >= 8 ? (long) LONG_LE.get(raw, offset + length - 8) : 0;
             for (int i = 0; i < memoCount; i++) {
-                if (memoLengths[i] == length
+                if (memoTails[i] == tail && memoLengths[i] == length
                         && Arrays.equals(memoValues[i], 0, length, raw, offset, offset + length)) {
                     return memoHashes[i];
                 }
             }
             long hash = keccak.firstEightBytes(raw, offset, length);
             System.arraycopy(raw, offset, memoValues[memoNext], 0, length);
+            memoTails[memoNext] = tail;
             memoLengths[memoNext] = length;
             memoHashes[memoNext] = hash;
             memoNext = (memoNext + 1) % MEMO_SIZE;
