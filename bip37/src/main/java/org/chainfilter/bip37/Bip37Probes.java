@@ -1,5 +1,8 @@
 package org.chainfilter.bip37;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.chainfilter.common.hash.Murmur3;
 
 /**
@@ -26,6 +29,9 @@ final class Bip37Probes {
     private static final int C1 = 0xcc9e2d51;
     private static final int C2 = 0x1b873593;
     private static final int N = 0xe6546b64;
+
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private final int[] mixed = new int[MAX_PRECOMPUTED_BYTES / 4];
     private final long bitCount;
@@ -59,12 +65,36 @@ final class Bip37Probes {
         int end = offset + (length & ~3);
         int b = 0;
         for (int i = offset; i < end; i += 4) {
-            mixed[b++] = mix((item[i] & 0xff) | (item[i + 1] & 0xff) << 8 | (item[i + 2] & 0xff) << 16
-                    | item[i + 3] << 24);
+            mixed[b++] = mix((int) INT_LE.get(item, i));
         }
         blocks = b;
+        tail = mix(tailBlock(item, end, length & 3));
+    }
+
+    /** Lemire's remainder of the unsigned 32-bit {@code hash} by m. */
+    private long reduce(int hash) {
+        long low = reciprocal * Integer.toUnsignedLong(hash);
+        return Math.multiplyHigh(low, bitCount) + ((low >> 63) & bitCount);
+    }
+
+    /**
+     * The bit index of {@code item[offset, offset + length)} under {@code seed}, without loading it: one plain
+     * MurmurHash3_x86_32, reading each block with a single little-endian int load.
+     */
+    long firstIndex(int seed, byte[] item, int offset, int length) {
+        java.util.Objects.checkFromIndexSize(offset, length, item.length);
+        int h = seed;
+        int end = offset + (length & ~3);
+        for (int i = offset; i < end; i += 4) {
+            h = Integer.rotateLeft(h ^ mix((int) INT_LE.get(item, i)), 13) * 5 + N;
+        }
+        return reduce(Murmur3.fmix32(h ^ mix(tailBlock(item, end, length & 3)) ^ length));
+    }
+
+    /** The last {@code remainder} (0..3) bytes from {@code end}, little-endian, as Murmur3's tail reads them. */
+    private static int tailBlock(byte[] item, int end, int remainder) {
         int k = 0;
-        switch (length & 3) {
+        switch (remainder) {
             case 3:
                 k ^= (item[end + 2] & 0xff) << 16;
                 // fall through
@@ -77,18 +107,7 @@ final class Bip37Probes {
             default:
                 break;
         }
-        tail = mix(k);
-    }
-
-    /** Lemire's remainder of the unsigned 32-bit {@code hash} by m. */
-    private long reduce(int hash) {
-        long low = reciprocal * Integer.toUnsignedLong(hash);
-        return Math.multiplyHigh(low, bitCount) + ((low >> 63) & bitCount);
-    }
-
-    /** The bit index of {@code item[offset, offset + length)} under {@code seed}, without loading it. */
-    long firstIndex(int seed, byte[] item, int offset, int length) {
-        return reduce(Murmur3.x86_32(seed, item, offset, length));
+        return k;
     }
 
     /** The bit index of the loaded item under {@code seed}. */
