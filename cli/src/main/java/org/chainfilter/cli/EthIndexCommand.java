@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,13 @@ import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.index.SectionIndexWriter;
+import org.chainfilter.ethbloom.web3j.Web3jLogs;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.BatchRequest;
+import org.web3j.protocol.core.DefaultBlockParameter;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.http.HttpService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,18 +44,31 @@ final class EthIndexCommand implements Runnable {
     /** {@code chainfilter eth index build}. */
     @Command(name = "build", mixinStandardHelpOptions = true,
             description = {"Append header blooms to the index in DIR (created when missing; an existing index",
-                "resumes after its last block). Input: one block per line, 'NUMBER HEX' or just 'HEX' (numbers",
-                "then follow the index's next block); blank lines and lines starting with # are skipped."})
+                "resumes after its last block), from a file or from a JSON-RPC node. File: one block per line,",
+                "'NUMBER HEX' or just 'HEX' (numbers then follow the index's next block); blank lines and lines",
+                "starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default: the head)."})
     static final class Build implements Callable<Integer> {
+        /** The most requests in one JSON-RPC batch (providers commonly cap batches near 1000). */
+        static final int MAX_BATCH = 1000;
+
         @Spec
         private CommandSpec spec;
 
         @Option(names = "--index", paramLabel = "DIR", required = true, description = "The index directory.")
         private Path directory;
 
-        @Option(names = "--blooms", paramLabel = "FILE", required = true,
-                description = "The file of header blooms; '-' reads stdin.")
+        @Option(names = "--blooms", paramLabel = "FILE", description = "The file of header blooms; '-' reads stdin.")
         private String bloomsFile;
+
+        @Option(names = "--rpc", paramLabel = "URL", description = "A JSON-RPC node to read the header blooms from.")
+        private String rpcUrl;
+
+        @Option(names = "--to", paramLabel = "N", description = "With --rpc: the last block (default: the head).")
+        private Long toBlock;
+
+        @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
+                description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
+        private int batchSize;
 
         @Option(names = "--first-block", paramLabel = "N", defaultValue = "0",
                 description = "The first block of a new index (default ${DEFAULT-VALUE}).")
@@ -55,11 +76,29 @@ final class EthIndexCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            if ((bloomsFile == null) == (rpcUrl == null)) {
+                throw new IllegalArgumentException("give exactly one of --blooms and --rpc");
+            }
+            if (rpcUrl == null && toBlock != null) {
+                throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
+            }
+            if (batchSize < 1 || batchSize > MAX_BATCH) {
+                throw new IllegalArgumentException("--batch is " + batchSize + "; it must be 1.." + MAX_BATCH);
+            }
+            long appended;
+            try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
+                appended = bloomsFile != null ? appendFromFile(writer) : appendFromNode(writer);
+            }
+            SectionIndex index = SectionIndex.open(directory);
+            spec.commandLine().getOut().println("appended " + appended + " blocks; " + index);
+            return 0;
+        }
+
+        private long appendFromFile(SectionIndexWriter writer) throws IOException {
             long appended = 0;
-            try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock);
-                 BufferedReader in = bloomsFile.equals("-")
-                         ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                         : Files.newBufferedReader(Path.of(bloomsFile))) {
+            try (BufferedReader in = bloomsFile.equals("-")
+                    ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    : Files.newBufferedReader(Path.of(bloomsFile))) {
                 String line;
                 int lineNumber = 0;
                 while ((line = in.readLine()) != null) {
@@ -84,9 +123,60 @@ final class EthIndexCommand implements Runnable {
                     appended++;
                 }
             }
-            SectionIndex index = SectionIndex.open(directory);
-            spec.commandLine().getOut().println("appended " + appended + " blocks; " + index);
-            return 0;
+            return appended;
+        }
+
+        /**
+         * Reads blocks {@code writer.nextBlock() .. to} from the node in batches, checks each answer is the block
+         * asked for, and appends its header bloom (strictly parsed: a missing or malformed bloom stops the build, it
+         * is never indexed as empty). Each section is written as soon as it fills, so an interrupted build keeps every
+         * completed section and a rerun resumes after it.
+         */
+        private long appendFromNode(SectionIndexWriter writer) throws IOException {
+            Web3j web3j = Web3j.build(new HttpService(rpcUrl));
+            try {
+                long last = toBlock != null ? toBlock : web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
+                long appended = 0;
+                PrintWriter err = spec.commandLine().getErr();
+                while (writer.nextBlock() <= last) {
+                    long first = writer.nextBlock();
+                    int count = (int) Math.min(batchSize, last - first + 1);
+                    BatchRequest batch = web3j.newBatch();
+                    for (int i = 0; i < count; i++) {
+                        batch.add(web3j.ethGetBlockByNumber(
+                                DefaultBlockParameter.valueOf(BigInteger.valueOf(first + i)), false));
+                    }
+                    LogsBloom[] blooms = new LogsBloom[count];
+                    for (Response<?> response : batch.send().getResponses()) {
+                        if (response.hasError()) {
+                            throw new IllegalStateException("the node refused eth_getBlockByNumber: "
+                                    + response.getError().getCode() + " " + response.getError().getMessage());
+                        }
+                        EthBlock.Block block = ((EthBlock) response).getBlock();
+                        if (block == null) {
+                            throw new IllegalStateException("the node has no block in " + first + ".."
+                                    + (first + count - 1) + " (its head is lower than --to?)");
+                        }
+                        long number = block.getNumber().longValueExact();
+                        if (number < first || number >= first + count || blooms[(int) (number - first)] != null) {
+                            throw new IllegalStateException("the node answered with block " + number
+                                    + " to a request for " + first + ".." + (first + count - 1));
+                        }
+                        blooms[(int) (number - first)] = Web3jLogs.headerBloom(block);
+                    }
+                    for (int i = 0; i < count; i++) {
+                        if (blooms[i] == null) {
+                            throw new IllegalStateException("the node did not answer for block " + (first + i));
+                        }
+                        writer.append(first + i, blooms[i]);
+                    }
+                    appended += count;
+                    err.println("indexed " + first + ".." + (first + count - 1));
+                }
+                return appended;
+            } finally {
+                web3j.shutdown();
+            }
         }
 
         private static long parseBlockNumber(String text, int lineNumber) {

@@ -1,0 +1,94 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code chainfilter eth index build --rpc} against a real node (anvil with several hundred blocks of logs, ethbloom's
+ * test fixture): the index's candidates equal the blocks whose header bloom, read from the node, passes the filter,
+ * and contain every block of anvil's own {@code eth_getLogs} answer.
+ */
+class EthIndexRpcCommandTest {
+    private static TestChain chain;
+
+    @BeforeAll
+    static void startNode() {
+        chain = TestChain.build(11);
+    }
+
+    @AfterAll
+    static void stopNode() {
+        chain.close();
+    }
+
+    @Test
+    void buildsFromTheNodeInBatchesAndResumes(@TempDir Path dir) {
+        Path index = dir.resolve("index");
+        long head = chain.head();
+        long middle = head / 2;
+        CliRun first = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
+                "--to", Long.toString(middle), "--batch", "37");
+        assertEquals(0, first.status, first::toString);
+        assertTrue(first.out.startsWith("appended " + (middle + 1) + " blocks; "), first::toString);
+        CliRun rest = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url());
+        assertEquals(0, rest.status, rest::toString);
+        assertEquals("appended " + (head - middle) + " blocks; SectionIndex[blocks 0.." + head + ", 1 sections]"
+                + System.lineSeparator(), rest.out);
+
+        String source = chain.eventSources().get(0);
+        String transfer = TestChain.topic0("Transfer(address,address,uint256)");
+        LogFilter filter = LogFilter.builder().address(Hex.decode(source)).topic(0, Hex.decode(transfer)).build();
+        List<Long> expected = new ArrayList<>();
+        for (long n = 0; n <= head; n++) {
+            JsonNode block = chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n), false);
+            if (filter.couldMatch(LogsBloom.fromHex(block.get("logsBloom").asText()))) {
+                expected.add(n);
+            }
+        }
+        CliRun query = CliRun.of("eth", "index", "query", "--index", index.toString(), "--address", source,
+                "--topic", transfer);
+        assertEquals(0, query.status, query::toString);
+        List<Long> candidates = new ArrayList<>();
+        query.out.lines().forEach(line -> candidates.add(Long.parseLong(line)));
+        assertEquals(expected, candidates);
+
+        TreeSet<Long> withLogs = new TreeSet<>();
+        chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "0x" + Long.toHexString(head),
+                "address", List.of(source), "topics", List.of(transfer)))
+                .forEach(log -> withLogs.add(Long.decode(log.get("blockNumber").asText())));
+        assertTrue(withLogs.size() > 5, "blocks with Transfer logs: " + withLogs.size());
+        assertTrue(candidates.containsAll(withLogs));
+    }
+
+    @Test
+    void refusesBadCombinationsAndAHeadBelowTo(@TempDir Path dir) {
+        Path index = dir.resolve("index");
+        CliRun both = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
+                "--blooms", "x");
+        assertEquals("chainfilter: give exactly one of --blooms and --rpc" + System.lineSeparator(), both.err);
+        CliRun batch = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
+                "--batch", "0");
+        assertEquals("chainfilter: --batch is 0; it must be 1..1000" + System.lineSeparator(), batch.err);
+        long beyond = chain.head() + 5;
+        CliRun past = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
+                "--to", Long.toString(beyond), "--batch", "1000");
+        assertEquals(1, past.status, past::toString);
+        assertEquals("chainfilter: the node has no block in 0.." + beyond + " (its head is lower than --to?)"
+                + System.lineSeparator(), past.err);
+    }
+}
