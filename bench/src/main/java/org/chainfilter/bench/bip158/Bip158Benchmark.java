@@ -32,6 +32,9 @@ import org.openjdk.jmh.annotations.State;
  *       reused {@link GcsQuery}: should allocate 0 bytes per operation ({@code -prof gc});</li>
  *   <li>{@code matchOne}: one script against the 5,000-element filter: 0 bytes per operation.</li>
  * </ul>
+ *
+ * <p>Run: {@code mvn -B -q -pl bench -am package -DskipTests && java -jar bench/target/benchmarks.jar Bip158Benchmark
+ * -prof gc -f 1 -wi 3 -i 5 -w 1s -r 1s}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
