@@ -44,7 +44,8 @@ import org.chainfilter.common.math.Shape;
  *                       m are zero
  * </pre>
  *
- * The key encoding and the hash seed (0) are not recorded: a reader supplies the same {@link KeyEncoder}.
+ * The key encoding and the hash seed (0) are not recorded: a reader supplies the same {@link KeyEncoder}. The reader
+ * knows the strategies of {@link IndexStrategy#forId}; a filter built on another strategy can be written but not read.
  *
  * @param <T> the element type
  */

@@ -255,6 +255,9 @@ class BloomFilterTest {
         assertEquals("false-positive rate is 0.0; it must be strictly between 0 and 1",
                 assertThrows(IllegalArgumentException.class,
                         () -> BloomFilter.create(KeyEncoder.bytes(), 10, 0.0)).getMessage());
+        assertEquals("bit count is 9585058377368; a bit store holds at most 137438952896 bits",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BloomFilter.create(KeyEncoder.bytes(), 1_000_000_000_000L, 0.01)).getMessage());
         assertEquals("expected element count is -5; it must be at least 1",
                 assertThrows(IllegalArgumentException.class,
                         () -> BloomFilter.create(KeyEncoder.bytes(), -5, 0.01)).getMessage());
