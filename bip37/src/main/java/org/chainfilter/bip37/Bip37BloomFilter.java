@@ -367,6 +367,17 @@ public final class Bip37BloomFilter {
         return bits == null ? 0 : bits.cardinality();
     }
 
+    /**
+     * The false-positive rate the filter has now, from its real fill: {@code (setBits / m)^nHashFuncs}; 1 for a
+     * match-all filter (empty vData or nHashFuncs 0). A peer's filter drifts up as UPDATE_ALL inserts outpoints.
+     */
+    public double expectedFalsePositiveRate() {
+        if (matchesAll()) {
+            return 1.0;
+        }
+        return Math.pow((double) setBitCount() / bitLength, hashFunctionCount);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Bip37BloomFilter f && f.hashFunctionCount == hashFunctionCount && f.tweak == tweak

@@ -273,6 +273,24 @@ class Bip37BloomFilterTest {
         assertEquals(0, seeded.flags());
     }
 
+    /** (X/m)^k from the real fill: 0 when empty, 1 for match-all, and near the design rate at capacity. */
+    @Test
+    void expectedFalsePositiveRateFromTheFill() {
+        Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(1000, 0.01, 0, 0);
+        assertEquals(0.0, filter.expectedFalsePositiveRate());
+        Random random = new Random(5);
+        byte[] item = new byte[32];
+        for (int i = 0; i < 1000; i++) {
+            random.nextBytes(item);
+            filter.insert(item);
+        }
+        double rate = filter.expectedFalsePositiveRate();
+        assertTrue(rate > 0.005 && rate < 0.02, "rate " + rate);
+        assertEquals(Math.pow(filter.setBitCount() / (8.0 * filter.byteLength()), filter.hashFunctionCount()), rate);
+        assertEquals(1.0, Bip37BloomFilter.fromParts(new byte[0], 3, 0, 0).expectedFalsePositiveRate());
+        assertEquals(1.0, Bip37BloomFilter.fromParts(new byte[4], 0, 0, 0).expectedFalsePositiveRate());
+    }
+
     /** An m that is not a multiple of 64 and seeds above 2^31: unsigned modulo, never a negative index. */
     @Test
     void oddSizesAndHighTweaksStayInRange() {
