@@ -279,6 +279,29 @@ class GcsFilterTest {
         assertRefused("0000", "GCS filter has 1 bytes of excess data after its N = 0 elements");
     }
 
+    /** The largest filter a P2P message can carry, all one-bits: refused after one linear pass, no hang. */
+    @Test
+    void aFourMegabyteUnaryRunIsRefusedInOnePass() {
+        byte[] hostile = new byte[CFilter.MAX_FILTER_BYTES];
+        java.util.Arrays.fill(hostile, (byte) 0xff);
+        hostile[0] = 1;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> GcsFilter.parse(KEY_00_0F, hostile));
+        assertEquals("GCS filter is truncated: element 1 of N = 1 does not fit: unary code runs past the end of the "
+                + (hostile.length - 1) + "-byte bit stream after " + 8L * (hostile.length - 1) + " one-bits",
+                e.getMessage());
+    }
+
+    /** A hostile all-zero stream decodes to N zero deltas: accepted as Core accepts it, and only value 0 matches. */
+    @Test
+    void allZeroStreamIsNZeroValues() {
+        byte[] bytes = new byte[1 + 25];
+        bytes[0] = 10;
+        GcsFilter filter = GcsFilter.parse(KEY_00_0F, bytes);
+        assertArrayEquals(new long[10], filter.values());
+        assertFalse(filter.match(new byte[] {1, 2, 3}));
+    }
+
     private static void assertRefused(String hex, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> GcsFilter.parse(KEY_00_0F, Hex.decode(hex)));
