@@ -188,7 +188,12 @@ final class RpcSession {
                 Outcome outcome = outcomes.get(i);
                 switch (outcome.status) {
                     case OK:
-                        for (EthLog.LogResult<?> result : ((EthLog) outcome.response).getLogs()) {
+                        List<EthLog.LogResult> results = ((EthLog) outcome.response).getLogs();
+                        if (results == null) {
+                            throw new ScanException("eth_getLogs " + range.first + ".." + range.last
+                                    + " answered neither a result nor an error");
+                        }
+                        for (EthLog.LogResult<?> result : results) {
                             if (!(result instanceof EthLog.LogObject)) {
                                 throw new ScanException("eth_getLogs " + range.first + ".." + range.last
                                         + " answered a log hash instead of a log object: " + result.get());
