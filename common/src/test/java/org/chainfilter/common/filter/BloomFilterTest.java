@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.chainfilter.common.Hex;
+import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.BloomMath;
 import org.chainfilter.common.math.Shape;
@@ -158,6 +159,53 @@ class BloomFilterTest {
         assertEquals(a.setBitCount(), a.copy().setBitCount());
         assertEquals(800, a.approximateElementCount(), 24);
         assertEquals(0, BloomMath.estimatedIntersectionSize(bitsA, bitsB, a.setBitCount(), 9586, 7), 20);
+    }
+
+    /** Merging is exactly OR: the merge of A and B has the bits of one filter that was given both sets. */
+    @Test
+    void mergeEqualsTheFilterOfTheUnion() {
+        Shape shape = Shape.of(5000, 5);
+        BloomFilter<byte[]> a = BloomFilter.create(KeyEncoder.bytes(), shape);
+        BloomFilter<byte[]> b = BloomFilter.create(KeyEncoder.bytes(), shape);
+        BloomFilter<byte[]> both = BloomFilter.create(KeyEncoder.bytes(), shape);
+        SplittableRandom random = new SplittableRandom(99);
+        for (int i = 0; i < 700; i++) {
+            byte[] key = randomKey(random, 1 + random.nextInt(40));
+            (i % 3 == 0 ? a : b).put(key);
+            both.put(key);
+        }
+        a.merge(b);
+        assertEquals(both, a);
+        assertEquals(both.setBitCount(), a.setBitCount());
+    }
+
+    @Test
+    void mergeRefusesAnotherIndexStrategy() {
+        IndexStrategy other = new IndexStrategy() {
+            @Override
+            public int id() {
+                return 99;
+            }
+
+            @Override
+            public boolean forEachIndex(long h1, long h2, int k, long m, java.util.function.LongPredicate position) {
+                return position.test(0);
+            }
+
+            @Override
+            public String toString() {
+                return "FirstBitOnly";
+            }
+        };
+        BloomFilter<byte[]> a = BloomFilter.create(KeyEncoder.bytes(), Shape.of(64, 2));
+        BloomFilter<byte[]> b = BloomFilter.create(KeyEncoder.bytes(), Shape.of(64, 2), other);
+        assertFalse(a.isCompatible(b));
+        assertEquals("cannot merge a filter with index strategy FirstBitOnly into one with EnhancedDoubleHashing",
+                assertThrows(IllegalArgumentException.class, () -> a.merge(b)).getMessage());
+        // the default allSet/setAll of a strategy that only gives forEachIndex still work
+        assertTrue(b.put(new byte[] {1}));
+        assertTrue(b.mightContain(new byte[] {2}));
+        assertEquals(1, b.setBitCount());
     }
 
     @Test
