@@ -1,9 +1,13 @@
 package org.chainfilter.common.filter;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBloomFilter<Long>> {
@@ -35,9 +39,47 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
 
     @Override
     String goldenHex() {
-        return "4346464d0301050000000201001000000000000000400000000000000100000000040000100000000000000001000000"
-                + "000000000000000000020000000010000000000000800000000000800000000000000009000002000000000040000220"
-                + "00000000000000000000000000400000000000400000000000000000002201800000000000000001000004";
+        // Recomputed outside Java (a Python MurmurHash3 x64_128 and the layout in BlockedBloomFilter's javadoc).
+        return "4346464d0301050000000200000000800000400000000002000000000000000400000000000000080040000000000000000000"
+                + "040040000000000000000000004000000000000000000000000012000000000000001000000000000000a00000000000000000"
+                + "04000404000000300800000000000000010000000008000020000000100000000000000000";
+    }
+
+    /** Every k from 1 to 24 (the unrolled field probes and the multiplicative ones beyond 7) finds what it holds. */
+    @Test
+    void everyProbeCountFindsWhatItHolds() {
+        for (int k = 1; k <= 24; k++) {
+            BlockedBloomFilter<Long> filter = BlockedBloomFilter.withShape(KeyEncoder.longs(), 64, k);
+            for (long key = 0; key < 2_000; key++) {
+                filter.put(key * 0x9e3779b97f4a7c15L);
+            }
+            for (long key = 0; key < 2_000; key++) {
+                assertTrue(filter.mightContain(key * 0x9e3779b97f4a7c15L), "k = " + k + ", key " + key);
+            }
+            long set = 0;
+            for (long key = 0; key < 2_000; key++) {
+                set += filter.put(key * 0x9e3779b97f4a7c15L) ? 1 : 0;
+            }
+            assertEquals(0, set, "k = " + k + ": a second put of the same keys set no bit");
+        }
+    }
+
+    /** At p = 0.1% the filter uses k = 10, three probes past the field ones; the rate still meets its formula. */
+    @Test
+    void rateBeyondSevenProbesMeetsTheFormula() {
+        BlockedBloomFilter<Long> filter = BlockedBloomFilter.create(KeyEncoder.longs(), 100_000, 0.001);
+        assertTrue(filter.hashFunctionCount() > 7, "k = " + filter.hashFunctionCount());
+        for (long key = 0; key < 100_000; key++) {
+            filter.put(key);
+        }
+        long probes = 4_000_000;
+        long positives = 0;
+        for (long key = 0; key < probes; key++) {
+            positives += filter.mightContain(-1 - key) ? 1 : 0;
+        }
+        double measured = positives / (double) probes;
+        double formula = filter.falsePositiveRate(100_000);
+        assertEquals(formula, measured, formula * 0.15, "measured " + measured + " against " + formula);
     }
 
     @Override
