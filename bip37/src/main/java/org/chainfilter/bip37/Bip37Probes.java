@@ -14,7 +14,7 @@ import org.chainfilter.common.hash.Murmur3;
  *   <li>MurmurHash3 mixes each 4-byte block as {@code k = rotl(b · c1, 15) · c2} before the seed enters, so the mixed
  *       blocks of an item are computed once ({@link #load}) and only the seed-dependent chain
  *       {@code h = rotl(h ^ k, 13) · 5 + 0xe6546b64} and the finaliser run per hash function.</li>
- *   <li>Two seeds walk the chain side by side, so the processor overlaps their multiply latencies.</li>
+ *   <li>Eight seeds walk the chain side by side, so the processor overlaps their latencies.</li>
  *   <li>The unsigned remainder by m (Core's plain modulo) uses Lemire's precomputed reciprocal
  *       {@code M = ⌊(2^64 − 1) / m⌋ + 1}, {@code a mod m = ⌊((M · a) mod 2^64) · m / 2^64⌋}, exact for 32-bit a and m
  *       (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019).</li>
@@ -34,6 +34,11 @@ final class Bip37Probes {
             ByteOrder.LITTLE_ENDIAN);
 
     private final int[] mixed = new int[MAX_PRECOMPUTED_BYTES / 4];
+    /**
+     * Murmur3's chain multiplier 5, read from a field so the JIT emits one multiply instead of a shift and an add: the
+     * multiply runs on its own unit, leaving the integer units to the rotates and adds of the other chains.
+     */
+    private final int five;
     private final long bitCount;
     private final long reciprocal;
     private int blocks;
@@ -45,6 +50,7 @@ final class Bip37Probes {
     /** @param bitCount m = 8 · vData bytes, 1 .. 288000 */
     Bip37Probes(long bitCount) {
         this.bitCount = bitCount;
+        this.five = 5; // assigned here, not initialised, so javac does not fold it into a constant
         this.reciprocal = Long.divideUnsigned(-1L, bitCount) + 1;
     }
 
@@ -123,34 +129,66 @@ final class Bip37Probes {
     }
 
     /**
-     * The bit indices under the {@code count} seeds {@code firstSeed + j · step}, written to {@code out[0, count)}; four
-     * seeds walk the chain together.
+     * The bit indices under the {@code count} seeds {@code firstSeed + j · step}, written to {@code out[0, count)};
+     * {@code out} must hold at least {@code max(count, 8)} entries, as a short first group fills up to eight.
+     *
+     * <p>The chains of different seeds are independent, so they run eight at a time: one chain step is four cheap
+     * operations with a latency of about four cycles, and eight chains keep the integer units busy where one leaves
+     * them idle. The odd group ({@code count mod 8} seeds) runs first, so its latency-bound walks overlap the full
+     * groups after it: as one group of eight when it has more than four seeds, else one seed at a time.
      */
     void indices(int firstSeed, int step, int count, long[] out) {
-        int j = 0;
-        if (longItem == null) {
-            for (; j + 3 < count; j += 4) {
-                int h0 = firstSeed + j * step;
-                int h1 = h0 + step;
-                int h2 = h1 + step;
-                int h3 = h2 + step;
-                for (int b = 0; b < blocks; b++) {
-                    int k = mixed[b];
-                    h0 = Integer.rotateLeft(h0 ^ k, 13) * 5 + N;
-                    h1 = Integer.rotateLeft(h1 ^ k, 13) * 5 + N;
-                    h2 = Integer.rotateLeft(h2 ^ k, 13) * 5 + N;
-                    h3 = Integer.rotateLeft(h3 ^ k, 13) * 5 + N;
-                }
-                int fin = tail ^ length;
-                out[j] = reduce(Murmur3.fmix32(h0 ^ fin));
-                out[j + 1] = reduce(Murmur3.fmix32(h1 ^ fin));
-                out[j + 2] = reduce(Murmur3.fmix32(h2 ^ fin));
-                out[j + 3] = reduce(Murmur3.fmix32(h3 ^ fin));
+        if (longItem != null) {
+            for (int j = 0; j < count; j++) {
+                out[j] = index(firstSeed + j * step);
+            }
+            return;
+        }
+        int remainder = count & 7;
+        if (remainder > 4) {
+            walk8(firstSeed, step, out, 0);
+        } else {
+            for (int j = 0; j < remainder; j++) {
+                out[j] = index(firstSeed + j * step);
             }
         }
-        for (; j < count; j++) {
-            out[j] = index(firstSeed + j * step);
+        for (int j = remainder; j < count; j += 8) {
+            walk8(firstSeed + j * step, step, out, j);
         }
+    }
+
+    /** The indices under the eight seeds {@code seed + j · step}, into {@code out[at, at + 8)}. */
+    private void walk8(int seed, int step, long[] out, int at) {
+        int h0 = seed;
+        int h1 = h0 + step;
+        int h2 = h1 + step;
+        int h3 = h2 + step;
+        int h4 = h3 + step;
+        int h5 = h4 + step;
+        int h6 = h5 + step;
+        int h7 = h6 + step;
+        int[] m = mixed;
+        int f = five;
+        for (int b = 0, n = blocks; b < n; b++) {
+            int k = m[b];
+            h0 = Integer.rotateLeft(h0 ^ k, 13) * f + N;
+            h1 = Integer.rotateLeft(h1 ^ k, 13) * f + N;
+            h2 = Integer.rotateLeft(h2 ^ k, 13) * f + N;
+            h3 = Integer.rotateLeft(h3 ^ k, 13) * f + N;
+            h4 = Integer.rotateLeft(h4 ^ k, 13) * f + N;
+            h5 = Integer.rotateLeft(h5 ^ k, 13) * f + N;
+            h6 = Integer.rotateLeft(h6 ^ k, 13) * f + N;
+            h7 = Integer.rotateLeft(h7 ^ k, 13) * f + N;
+        }
+        int fin = tail ^ length;
+        out[at] = reduce(Murmur3.fmix32(h0 ^ fin));
+        out[at + 1] = reduce(Murmur3.fmix32(h1 ^ fin));
+        out[at + 2] = reduce(Murmur3.fmix32(h2 ^ fin));
+        out[at + 3] = reduce(Murmur3.fmix32(h3 ^ fin));
+        out[at + 4] = reduce(Murmur3.fmix32(h4 ^ fin));
+        out[at + 5] = reduce(Murmur3.fmix32(h5 ^ fin));
+        out[at + 6] = reduce(Murmur3.fmix32(h6 ^ fin));
+        out[at + 7] = reduce(Murmur3.fmix32(h7 ^ fin));
     }
 
     /**
@@ -163,10 +201,11 @@ final class Bip37Probes {
         }
         int h0 = seed;
         int h1 = seed + step;
+        int f = five;
         for (int b = 0; b < blocks; b++) {
             int k = mixed[b];
-            h0 = Integer.rotateLeft(h0 ^ k, 13) * 5 + N;
-            h1 = Integer.rotateLeft(h1 ^ k, 13) * 5 + N;
+            h0 = Integer.rotateLeft(h0 ^ k, 13) * f + N;
+            h1 = Integer.rotateLeft(h1 ^ k, 13) * f + N;
         }
         return reduce(Murmur3.fmix32(h0 ^ tail ^ length)) << 32 | reduce(Murmur3.fmix32(h1 ^ tail ^ length));
     }

@@ -30,7 +30,7 @@ class Bip37ProbesTest {
             assertEquals(reference(seed, item, offset, length, m), probes.index(seed), "round " + round);
             assertEquals(reference(seed, item, offset, length, m), probes.firstIndex(seed, item, offset, length));
             int count = random.nextInt(51);
-            long[] all = new long[count];
+            long[] all = new long[Math.max(count, 8)];
             probes.indices(seed, Bip37BloomFilter.SEED_STEP, count, all);
             for (int j = 0; j < count; j++) {
                 assertEquals(reference(seed + j * Bip37BloomFilter.SEED_STEP, item, offset, length, m), all[j],
