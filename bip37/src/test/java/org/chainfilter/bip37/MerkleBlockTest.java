@@ -215,7 +215,7 @@ class MerkleBlockTest {
     /** bitcoinj parseHugeDeclaredSizePartialMerkleTree: a hash count of 2^31-1 must not allocate. */
     @Test
     void hugeDeclaredHashCountIsRefusedBeforeAllocation() {
-        String header = Vectors.load("block_dab013").get("raw").substring(0, 160);
+        String header = Vectors.raw("block_dab013").substring(0, 160);
         String body = "03000000" + "feffffff7f" + "01" + "00".repeat(31) + "02" + "00".repeat(31) + "03"
                 + "00".repeat(31) + "013f";
         WireFormatException e = assertThrows(WireFormatException.class, () -> MerkleBlock.fromHex(header + body));

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.chainfilter.common.Hex;
+import org.chainfilter.testkit.VectorResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,7 +24,7 @@ class BlockTest {
     @ValueSource(strings = {"block_13b8a", "block_5a4ded", "block_dab013", "block_b731f2", "testnet_0",
         "testnet_926485", "testnet_1263442"})
     void realBlocksParseHashAndMatchTheirMerkleRoot(String name) {
-        Map<String, String> v = WireVectors.load(name);
+        Map<String, String> v = VectorResource.load(BlockTest.class, name);
         byte[] raw = Hex.decode(v.get("raw"));
         Block block = Block.parse(raw);
         assertEquals(v.get("hash"), block.hash().toDisplayHex());
@@ -45,7 +46,7 @@ class BlockTest {
     /** The witness block's Merkle root only matches when txids exclude the witness. */
     @Test
     void segwitBlockTxidsExcludeWitness() {
-        Block block = Block.fromHex(WireVectors.load("testnet_1263442").get("raw"));
+        Block block = Block.fromHex(raw("testnet_1263442"));
         long withWitness = block.transactions().stream().filter(Transaction::hasWitness).count();
         assertTrue(withWitness > 0);
         for (Transaction tx : block.transactions()) {
@@ -59,7 +60,7 @@ class BlockTest {
 
     @Test
     void headerFieldsOfBlock13b8a() {
-        BlockHeader header = Block.fromHex(WireVectors.load("block_13b8a").get("raw")).header();
+        BlockHeader header = Block.fromHex(raw("block_13b8a")).header();
         assertEquals(1, header.version());
         assertEquals(0x1b04864cL, header.bits());
         assertEquals(header, BlockHeader.parse(header.serialize()));
@@ -70,16 +71,16 @@ class BlockTest {
 
     @Test
     void aChangedHeaderNoLongerMatchesTheTransactions() {
-        byte[] raw = Hex.decode(WireVectors.load("block_5a4ded").get("raw"));
+        byte[] raw = Hex.decode(raw("block_5a4ded"));
         raw[40] ^= 1;
         Block block = Block.parse(raw);
         assertFalse(block.merkleRootMatches());
-        assertNotEquals(WireVectors.load("block_5a4ded").get("hash"), block.hash().toDisplayHex());
+        assertNotEquals(VectorResource.field(BlockTest.class, "block_5a4ded", "hash"), block.hash().toDisplayHex());
     }
 
     @Test
     void transactionCountBeyondTheBytesLeftIsRefused() {
-        byte[] header = Arrays.copyOf(Hex.decode(WireVectors.load("block_dab013").get("raw")), 80);
+        byte[] header = Arrays.copyOf(Hex.decode(raw("block_dab013")), 80);
         byte[] raw = Arrays.copyOf(header, 85);
         System.arraycopy(Hex.decode("fe00000100"), 0, raw, 80, 5);
         WireFormatException e = assertThrows(WireFormatException.class, () -> Block.parse(raw));
@@ -93,7 +94,7 @@ class BlockTest {
         assertEquals("block header needs 80 bytes but 79 are left", e.getMessage());
         e = assertThrows(WireFormatException.class, () -> BlockHeader.parse(new byte[81]));
         assertEquals("block header is 81 bytes; it must be exactly 80", e.getMessage());
-        byte[] raw = Hex.decode(WireVectors.load("block_dab013").get("raw") + "00");
+        byte[] raw = Hex.decode(raw("block_dab013") + "00");
         e = assertThrows(WireFormatException.class, () -> Block.parse(raw));
         assertEquals("block has 1 trailing bytes after its end (at offset " + (raw.length - 1) + ")", e.getMessage());
     }
@@ -113,5 +114,9 @@ class BlockTest {
         Hash256 expected = Sha256d.hashPair(Sha256d.hashPair(a, b), Sha256d.hashPair(c, c));
         assertEquals(expected, MerkleRoot.of(List.of(a, b, c)));
         assertEquals(a, MerkleRoot.of(List.of(a)));
+    }
+
+    private static String raw(String name) {
+        return VectorResource.field(BlockTest.class, name, "raw");
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.chainfilter.common.Hex;
+import org.chainfilter.testkit.VectorResource;
 import org.junit.jupiter.api.Test;
 
 class TransactionTest {
@@ -18,7 +19,7 @@ class TransactionTest {
     @Test
     void publishedTransactionsHaveTheirPublishedTxids() {
         for (String name : List.of("tx_b4749f", "tx_e2769b")) {
-            Map<String, String> v = WireVectors.load(name);
+            Map<String, String> v = VectorResource.load(TransactionTest.class, name);
             Transaction tx = Transaction.fromHex(v.get("raw"));
             assertEquals(v.get("txid"), tx.txid().toDisplayHex());
             assertEquals(tx.txid(), tx.wtxid());
@@ -31,8 +32,8 @@ class TransactionTest {
     /** The spending tx of bloom_match spends output 0 of tx b4749f…: its prevout is that txid in internal order. */
     @Test
     void fieldsOfThePublishedSpendingTransaction() {
-        Transaction spent = Transaction.fromHex(WireVectors.load("tx_b4749f").get("raw"));
-        Transaction tx = Transaction.fromHex(WireVectors.load("tx_e2769b").get("raw"));
+        Transaction spent = Transaction.fromHex(raw("tx_b4749f"));
+        Transaction tx = Transaction.fromHex(raw("tx_e2769b"));
         assertEquals(1, tx.version());
         assertEquals(1, tx.inputs().size());
         assertEquals(new OutPoint(spent.txid(), 0), tx.inputs().get(0).outPoint());
@@ -46,7 +47,7 @@ class TransactionTest {
     /** Adding a witness changes the wtxid and the BIP144 bytes but never the txid. */
     @Test
     void witnessChangesWtxidButNotTxid() {
-        Transaction legacy = Transaction.fromHex(WireVectors.load("tx_b4749f").get("raw"));
+        Transaction legacy = Transaction.fromHex(raw("tx_b4749f"));
         List<TxInput> inputs = new ArrayList<>();
         for (TxInput in : legacy.inputs()) {
             inputs.add(new TxInput(in.outPoint(), in.scriptSig(), in.sequence(),
@@ -68,7 +69,7 @@ class TransactionTest {
 
     @Test
     void coinbaseIsRecognised() {
-        Block block = Block.fromHex(WireVectors.load("block_13b8a").get("raw"));
+        Block block = Block.fromHex(raw("block_13b8a"));
         assertTrue(block.transactions().get(0).isCoinbase());
         assertFalse(block.transactions().get(1).isCoinbase());
     }
@@ -102,7 +103,7 @@ class TransactionTest {
 
     @Test
     void truncatedAndTrailingBytesAreRefused() {
-        String raw = WireVectors.load("tx_b4749f").get("raw");
+        String raw = raw("tx_b4749f");
         WireFormatException e = assertThrows(WireFormatException.class,
                 () -> Transaction.fromHex(raw.substring(0, raw.length() - 2)));
         assertEquals("reading transaction nLockTime: wanted 4 bytes but 3 are left (at offset "
@@ -133,5 +134,9 @@ class TransactionTest {
         assertEquals("output index 4294967296 is outside the uint32 range 0..4294967295", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> new Transaction(1, List.of(), List.of(), -1));
         assertEquals("nLockTime -1 is outside the uint32 range", e.getMessage());
+    }
+
+    private static String raw(String name) {
+        return VectorResource.field(TransactionTest.class, name, "raw");
     }
 }

@@ -1,11 +1,8 @@
 package org.chainfilter.bip37.bitcoinj;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.testkit.VectorResource;
 
 /**
  * The published blocks and transactions of the BIP37 vectors; each resource's {@code #} lines cite repository, path,
@@ -18,15 +15,7 @@ final class Blocks {
     }
 
     static String raw(String name) {
-        try (InputStream in = Blocks.class.getResourceAsStream(name + ".txt")) {
-            if (in == null) {
-                throw new IllegalArgumentException("no resource " + name + ".txt");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> l.startsWith("raw=")).findFirst().orElseThrow().substring(4);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return VectorResource.field(Blocks.class, name, "raw");
     }
 
     static Block block(String name) {
