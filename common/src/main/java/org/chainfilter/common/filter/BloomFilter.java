@@ -143,7 +143,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
     /** The false-positive rate of the real fill, {@code (X/m)^k} for {@code X} set bits. */
     @Override
     public double expectedFpp() {
-        return BloomMath.falsePositiveRateFromFill(setBitCount, bitCount, hashFunctionCount);
+        return FamilyEstimates.classicFpp(setBitCount, shape);
     }
 
     /**
@@ -152,8 +152,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      */
     @Override
     public long approximateElementCount() {
-        double estimate = BloomMath.estimatedElementCount(setBitCount, bitCount, hashFunctionCount);
-        return estimate >= 0x1p63 ? Long.MAX_VALUE : Math.round(estimate);
+        return FamilyEstimates.classicElementCount(setBitCount, shape);
     }
 
     /**

@@ -1,8 +1,5 @@
 package org.chainfilter.common.filter;
 
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,7 +10,6 @@ import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.hash.Hash128Function;
-import org.chainfilter.common.math.BloomMath;
 import org.chainfilter.common.math.Shape;
 
 /**
@@ -110,13 +106,13 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     /** {@code (X/m)^k} with {@code X} the set bits (a moment's count while writers run). */
     @Override
     public double expectedFpp() {
-        return BloomMath.falsePositiveRateFromFill(bits.cardinality(), bitCount, hashFunctionCount);
+        return FamilyEstimates.classicFpp(bits.cardinality(), shape);
     }
 
     /** Swamidass–Baldi over the set bits; {@link Long#MAX_VALUE} if every bit is set. */
     @Override
     public long approximateElementCount() {
-        return Math.round(BloomMath.estimatedElementCount(bits.cardinality(), bitCount, hashFunctionCount));
+        return FamilyEstimates.classicElementCount(bits.cardinality(), shape);
     }
 
     /** The shape: {@code m} bits, {@code k} positions per item. */
@@ -141,13 +137,7 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
-        FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.CONCURRENT);
-        FamilyBinaryForm.writeStrategyAndShape(data, shape);
-        for (int i = 0, n = bits.wordCount(); i < n; i++) {
-            data.writeLong(bits.word(i));
-        }
-        data.flush();
+        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.CONCURRENT, shape, bits.wordCount(), bits::word);
     }
 
     /**
@@ -160,27 +150,24 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     public static <T> ConcurrentBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
-        DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.CONCURRENT, KIND);
-        Shape shape = FamilyBinaryForm.readStrategyAndShape(data, KIND);
-        long m = shape.bitCount();
-        if (m > (long) (Integer.MAX_VALUE - 8) * 64) {
-            throw new IllegalArgumentException("bit count is " + m + "; a bit store holds at most "
-                    + (long) (Integer.MAX_VALUE - 8) * 64 + " bits");
-        }
-        int words = (int) ((m + 63) >>> 6);
-        FamilyBinaryForm.checkSize(KIND, FamilyBinaryForm.HEADER_BYTES + 10 + 8L * words, maxBytes);
-        AtomicBitStore bits = new AtomicBitStore(m);
-        long[] read = FamilyBinaryForm.readWords(data, words);
-        int tailBits = (int) (m & 63);
-        if (tailBits != 0 && read[words - 1] >>> tailBits != 0) {
-            throw new IllegalArgumentException("bits at or above " + m + " are set");
-        }
-        for (int w = 0; w < words; w++) {
-            for (long rest = read[w]; rest != 0; rest &= rest - 1) {
+        FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.CONCURRENT,
+                KIND, 1, ConcurrentBloomFilter::wordsFor, maxBytes, "bits at or above %d are set");
+        AtomicBitStore bits = new AtomicBitStore(read.shape().bitCount());
+        long[] words = read.words();
+        for (int w = 0; w < words.length; w++) {
+            for (long rest = words[w]; rest != 0; rest &= rest - 1) {
                 bits.set(((long) w << 6) + Long.numberOfTrailingZeros(rest));
             }
         }
-        return new ConcurrentBloomFilter<>(encoder, shape, bits);
+        return new ConcurrentBloomFilter<>(encoder, read.shape(), bits);
+    }
+
+    private static int wordsFor(long bitCount) {
+        if (bitCount > (long) (Integer.MAX_VALUE - 8) * 64) {
+            throw new IllegalArgumentException("bit count is " + bitCount + "; a bit store holds at most "
+                    + (long) (Integer.MAX_VALUE - 8) * 64 + " bits");
+        }
+        return (int) ((bitCount + 63) >>> 6);
     }
 
     @Override

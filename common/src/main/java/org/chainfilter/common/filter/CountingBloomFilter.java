@@ -1,8 +1,5 @@
 package org.chainfilter.common.filter;
 
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -178,13 +175,13 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     /** {@code (X/m)^k} with {@code X} the number of non-zero counters. */
     @Override
     public double expectedFpp() {
-        return BloomMath.falsePositiveRateFromFill(cells.nonZeroCount(), cellCount, hashFunctionCount);
+        return FamilyEstimates.classicFpp(cells.nonZeroCount(), shape);
     }
 
     /** Swamidass–Baldi over the non-zero counters; {@link Long#MAX_VALUE} if every counter is non-zero. */
     @Override
     public long approximateElementCount() {
-        return Math.round(BloomMath.estimatedElementCount(cells.nonZeroCount(), cellCount, hashFunctionCount));
+        return FamilyEstimates.classicElementCount(cells.nonZeroCount(), shape);
     }
 
     /** The shape: {@code m} counters, {@code k} positions per item. */
@@ -209,11 +206,8 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
-        FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.COUNTING);
-        FamilyBinaryForm.writeStrategyAndShape(data, shape);
-        FamilyBinaryForm.writeWords(data, cells.words);
-        data.flush();
+        long[] words = cells.words;
+        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.COUNTING, shape, words.length, i -> words[i]);
     }
 
     /**
@@ -226,17 +220,10 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     public static <T> CountingBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
-        DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.COUNTING, KIND);
-        Shape shape = FamilyBinaryForm.readStrategyAndShape(data, KIND);
-        long m = shape.bitCount();
-        int words = FourBitCells.wordsFor(m);
-        FamilyBinaryForm.checkSize(KIND, FamilyBinaryForm.HEADER_BYTES + 10 + 8L * words, maxBytes);
-        long[] cellWords = FamilyBinaryForm.readWords(data, words);
-        int usedNibbles = (int) (m & 15);
-        if (usedNibbles != 0 && cellWords[words - 1] >>> (4 * usedNibbles) != 0) {
-            throw new IllegalArgumentException("counters at or above " + m + " are non-zero");
-        }
-        return new CountingBloomFilter<>(encoder, shape, new FourBitCells(m, cellWords));
+        FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.COUNTING, KIND,
+                4, FourBitCells::wordsFor, maxBytes, "counters at or above %d are non-zero");
+        return new CountingBloomFilter<>(encoder, read.shape(),
+                new FourBitCells(read.shape().bitCount(), read.words()));
     }
 
     @Override

@@ -1,9 +1,14 @@
 package org.chainfilter.common.filter;
 
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.function.IntToLongFunction;
+import java.util.function.LongToIntFunction;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.math.Shape;
 
@@ -19,6 +24,11 @@ import org.chainfilter.common.math.Shape;
  *   then the kind's own fields, documented on its {@code writeTo}; word arrays as 64-bit big-endian words
  * </pre>
  *
+ * <p>Two layouts recur. A kind over the generic index strategy ({@link CountingBloomFilter}, {@link ConcurrentBloomFilter})
+ * continues with {@link #writeStrategyAndShape} and its words ({@link #writeShapeAndWords}); a chain of filters
+ * ({@link ScalableBloomFilter}, {@link GrowableCuckooFilter}) with the rate bound, the initial capacity, the member
+ * count and each member's own form ({@link #writeChain}).
+ *
  * <p>Readers take the caller's bound on the total size in bytes and refuse a header that declares more before they
  * allocate anything, so a hostile length cannot exhaust memory.
  */
@@ -32,6 +42,10 @@ final class FamilyBinaryForm {
     static final int CONCURRENT = 4;
     static final int CUCKOO = 5;
     static final int GROWABLE_CUCKOO = 6;
+    /** A chain's bytes before its first member: the header, the rate bound, the initial capacity, the member count. */
+    static final int CHAIN_HEADER_BYTES = HEADER_BYTES + 8 + 8 + 1;
+    /** A kind over the generic index strategy: the header, strategy id, {@code k} and {@code m}, before the words. */
+    static final int SHAPE_HEADER_BYTES = HEADER_BYTES + 1 + 1 + 8;
 
     private FamilyBinaryForm() {
     }
@@ -116,5 +130,91 @@ final class FamilyBinaryForm {
             words[i] = in.readLong();
         }
         return words;
+    }
+
+    /**
+     * Writes the whole form of a kind over the generic index strategy: the header, {@link #writeStrategyAndShape},
+     * then {@code wordCount} words.
+     */
+    static void writeShapeAndWords(OutputStream out, int kind, Shape shape, int wordCount, IntToLongFunction word)
+            throws IOException {
+        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
+        writeHeader(data, kind);
+        writeStrategyAndShape(data, shape);
+        for (int i = 0; i < wordCount; i++) {
+            data.writeLong(word.applyAsLong(i));
+        }
+        data.flush();
+    }
+
+    /** What {@link #readShapeAndWords} read. */
+    record ShapeAndWords(Shape shape, long[] words) {
+    }
+
+    /**
+     * Reads what {@link #writeShapeAndWords} wrote for a kind whose {@code m} positions take {@code bitsPerPosition}
+     * bits each, position {@code i} from bit {@code i * bitsPerPosition} of the words on. The size is checked against
+     * {@code maxBytes} before the words are allocated.
+     *
+     * @param wordsFor the kind's word count for {@code m} positions, refusing an {@code m} the kind cannot hold
+     * @param usedTailRefusal the message when bits of positions at or above {@code m} are set, {@code %d} standing
+     *     for {@code m}
+     * @throws IllegalArgumentException if the header, strategy or shape is not the kind's, the size is over
+     *     {@code maxBytes}, or a position past the end is in use
+     */
+    static ShapeAndWords readShapeAndWords(InputStream in, int kind, String kindName, int bitsPerPosition,
+            LongToIntFunction wordsFor, long maxBytes, String usedTailRefusal) throws IOException {
+        DataInputStream data = readHeader(in, kind, kindName);
+        Shape shape = readStrategyAndShape(data, kindName);
+        long m = shape.bitCount();
+        int words = wordsFor.applyAsInt(m);
+        checkSize(kindName, SHAPE_HEADER_BYTES + 8L * words, maxBytes);
+        long[] read = readWords(data, words);
+        int tailBits = (int) ((m * bitsPerPosition) & 63);
+        if (tailBits != 0 && read[words - 1] >>> tailBits != 0) {
+            throw new IllegalArgumentException(String.format(usedTailRefusal, m));
+        }
+        return new ShapeAndWords(shape, read);
+    }
+
+    /**
+     * Writes the form of a chain of filters: the header, the rate bound {@code P} (8-byte IEEE double), the initial
+     * capacity (8 bytes), the member count (1 byte), then each member's own binary form.
+     */
+    static void writeChain(OutputStream out, int kind, double rateBound, long initialCapacity,
+            List<? extends MembershipFilter<?>> members) throws IOException {
+        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
+        writeHeader(data, kind);
+        data.writeDouble(rateBound);
+        data.writeLong(initialCapacity);
+        data.writeByte(members.size());
+        for (MembershipFilter<?> member : members) {
+            member.writeTo(data);
+        }
+        data.flush();
+    }
+
+    /** The fields {@link #readChainHeader} read; {@code data} is positioned at the first member. */
+    record ChainHeader(DataInputStream data, double rateBound, long initialCapacity, int memberCount) {
+    }
+
+    /**
+     * Reads a chain's header and fields up to its first member. The kind checks the rate bound and the capacity.
+     *
+     * @param memberNoun what a member is called in messages ("stage", "table")
+     * @throws IllegalArgumentException if the header is not the kind's or the member count is not 1 to
+     *     {@code maxMembers}
+     */
+    static ChainHeader readChainHeader(InputStream in, int kind, String kindName, String memberNoun, int maxMembers)
+            throws IOException {
+        DataInputStream data = readHeader(in, kind, kindName);
+        double rateBound = data.readDouble();
+        long initialCapacity = data.readLong();
+        int memberCount = data.readUnsignedByte();
+        if (memberCount < 1 || memberCount > maxMembers) {
+            throw new IllegalArgumentException(
+                    memberNoun + " count is " + memberCount + "; it must be 1 to " + maxMembers);
+        }
+        return new ChainHeader(data, rateBound, initialCapacity, memberCount);
     }
 }

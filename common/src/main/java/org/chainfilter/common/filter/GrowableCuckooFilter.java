@@ -1,8 +1,6 @@
 package org.chainfilter.common.filter;
 
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -145,21 +143,13 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
     /** {@code 1 - Π_i (1 - p_i)} with {@code p_i} each table's rate at its load. */
     @Override
     public double expectedFpp() {
-        double allNegative = 1;
-        for (CuckooFilter<T> table : tables) {
-            allNegative *= 1 - table.expectedFpp();
-        }
-        return 1 - allNegative;
+        return FamilyEstimates.compoundFpp(tables);
     }
 
     /** The stored fingerprints of all tables. */
     @Override
     public long approximateElementCount() {
-        long sum = 0;
-        for (CuckooFilter<T> table : tables) {
-            sum += table.approximateElementCount();
-        }
-        return sum;
+        return FamilyEstimates.summedElementCount(tables);
     }
 
     /** The number of tables so far. */
@@ -181,11 +171,8 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
 
     @Override
     public GrowableCuckooFilter<T> copy() {
-        List<CuckooFilter<T>> copies = new ArrayList<>(tables.size());
-        for (CuckooFilter<T> table : tables) {
-            copies.add(table.copy());
-        }
-        return new GrowableCuckooFilter<>(encoder, initialCapacity, falsePositiveRate, copies);
+        return new GrowableCuckooFilter<>(encoder, initialCapacity, falsePositiveRate,
+                FamilyEstimates.copyEach(tables, CuckooFilter::copy));
     }
 
     /**
@@ -196,15 +183,7 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
-        FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.GROWABLE_CUCKOO);
-        data.writeDouble(falsePositiveRate);
-        data.writeLong(initialCapacity);
-        data.writeByte(tables.size());
-        for (CuckooFilter<T> table : tables) {
-            table.writeTo(data);
-        }
-        data.flush();
+        FamilyBinaryForm.writeChain(out, FamilyBinaryForm.GROWABLE_CUCKOO, falsePositiveRate, initialCapacity, tables);
     }
 
     /**
@@ -217,17 +196,16 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
     public static <T> GrowableCuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
-        DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.GROWABLE_CUCKOO, KIND);
-        double rate = data.readDouble();
+        FamilyBinaryForm.ChainHeader header =
+                FamilyBinaryForm.readChainHeader(in, FamilyBinaryForm.GROWABLE_CUCKOO, KIND, "table", MAX_TABLES);
+        DataInputStream data = header.data();
+        double rate = header.rateBound();
         checkRate(rate);
-        long initialCapacity = data.readLong();
-        int tableCount = data.readUnsignedByte();
-        if (tableCount < 1 || tableCount > MAX_TABLES) {
-            throw new IllegalArgumentException("table count is " + tableCount + "; it must be 1 to " + MAX_TABLES);
-        }
+        long initialCapacity = header.initialCapacity();
+        int tableCount = header.memberCount();
         long firstBuckets = CuckooFilter.bucketCountFor(initialCapacity);
         long[] tableBytes = new long[tableCount];
-        long size = FamilyBinaryForm.HEADER_BYTES + 17;
+        long size = FamilyBinaryForm.CHAIN_HEADER_BYTES;
         for (int i = 0; i < tableCount; i++) {
             long buckets = firstBuckets << i;
             int bits = tableFingerprintBits(rate, i);

@@ -1,8 +1,6 @@
 package org.chainfilter.common.filter;
 
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -150,11 +148,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     /** {@code 1 - Π_i (1 - p_i)} with {@code p_i} each stage's rate from its fill. */
     @Override
     public double expectedFpp() {
-        double allNegative = 1;
-        for (BloomFilter<T> stage : stages) {
-            allNegative *= 1 - stage.expectedFpp();
-        }
-        return 1 - allNegative;
+        return FamilyEstimates.compoundFpp(stages);
     }
 
     /**
@@ -172,14 +166,10 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         return 1 - allNegative;
     }
 
-    /** The sum of the stages' Swamidass–Baldi estimates. */
+    /** The sum of the stages' Swamidass–Baldi estimates ({@link Long#MAX_VALUE} once a stage is full). */
     @Override
     public long approximateElementCount() {
-        long sum = 0;
-        for (BloomFilter<T> stage : stages) {
-            sum += stage.approximateElementCount();
-        }
-        return sum;
+        return FamilyEstimates.summedElementCount(stages);
     }
 
     /** The number of stages so far. */
@@ -203,11 +193,8 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
 
     @Override
     public ScalableBloomFilter<T> copy() {
-        List<BloomFilter<T>> copies = new ArrayList<>(stages.size());
-        for (BloomFilter<T> stage : stages) {
-            copies.add(stage.copy());
-        }
-        return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate, copies);
+        return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate,
+                FamilyEstimates.copyEach(stages, BloomFilter::copy));
     }
 
     /**
@@ -218,15 +205,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
-        FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.SCALABLE);
-        data.writeDouble(falsePositiveRate);
-        data.writeLong(initialCapacity);
-        data.writeByte(stages.size());
-        for (BloomFilter<T> stage : stages) {
-            stage.writeTo(data);
-        }
-        data.flush();
+        FamilyBinaryForm.writeChain(out, FamilyBinaryForm.SCALABLE, falsePositiveRate, initialCapacity, stages);
     }
 
     /**
@@ -239,17 +218,16 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     public static <T> ScalableBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
-        DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.SCALABLE, KIND);
-        double rate = data.readDouble();
-        long initialCapacity = data.readLong();
-        int stageCount = data.readUnsignedByte();
-        if (stageCount < 1 || stageCount > MAX_STAGES) {
-            throw new IllegalArgumentException("stage count is " + stageCount + "; it must be 1 to " + MAX_STAGES);
-        }
+        FamilyBinaryForm.ChainHeader header =
+                FamilyBinaryForm.readChainHeader(in, FamilyBinaryForm.SCALABLE, KIND, "stage", MAX_STAGES);
+        DataInputStream data = header.data();
+        double rate = header.rateBound();
+        long initialCapacity = header.initialCapacity();
+        int stageCount = header.memberCount();
         checkParameters(initialCapacity, rate);
         Shape[] shapes = new Shape[stageCount];
         long[] stageBytes = new long[stageCount];
-        long size = FamilyBinaryForm.HEADER_BYTES + 17;
+        long size = FamilyBinaryForm.CHAIN_HEADER_BYTES;
         for (int i = 0; i < stageCount; i++) {
             try {
                 shapes[i] = stageShape(initialCapacity, rate, i);
