@@ -37,6 +37,15 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
     /** The largest {@code m} for which {@code x + y} cannot overflow. */
     static final long MAX_BIT_COUNT = 1L << 62;
 
+    /** {@link #walk} action: pass each position to the caller's predicate, stop when it answers {@code false}. */
+    private static final int ASK = 0;
+    /** {@link #walk} action: test each position's bit in the store, stop at the first clear one. */
+    private static final int TEST = 1;
+    /** {@link #walk} action: set each position's bit in the store, counting the bits that changed. */
+    private static final int SET = 2;
+    /** What {@link #walk} returns when {@link #ASK} or {@link #TEST} stopped early. */
+    private static final int STOPPED = -1;
+
     private EnhancedDoubleHashing() {
     }
 
@@ -50,18 +59,7 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
         if (m < 1 || m > MAX_BIT_COUNT) {
             throw new IllegalArgumentException("bit count is " + m + "; it must be within [1, 2^62]");
         }
-        long x = reduce(h1, m);
-        long y = reduce(h2, m);
-        for (int i = 1; ; i++) {
-            if (!position.test(x)) {
-                return false;
-            }
-            if (i >= k) {
-                return true;
-            }
-            x = addMod(x, y, m);
-            y = addMod(y, i, m);
-        }
+        return walk(h1, h2, k, m, ASK, position, null) != STOPPED;
     }
 
     /**
@@ -73,31 +71,43 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
      */
     @Override
     public boolean allSet(long h1, long h2, int k, BitStore bits) {
-        long m = bits.bitCount();
-        long x = reduce(h1, m);
-        long y = reduce(h2, m);
-        for (int i = 1; ; i++) {
-            if ((bits.word((int) (x >>> 6)) & (1L << x)) == 0) {
-                return false;
-            }
-            if (i >= k) {
-                return true;
-            }
-            x = addMod(x, y, m);
-            y = addMod(y, i, m);
-        }
+        return walk(h1, h2, k, bits.bitCount(), TEST, null, bits) != STOPPED;
     }
 
     /** Sets the {@code k} positions in order; no allocation. */
     @Override
     public int setAll(long h1, long h2, int k, BitStore bits) {
-        long m = bits.bitCount();
+        return walk(h1, h2, k, bits.bitCount(), SET, null, bits);
+    }
+
+    /**
+     * The one walk over the {@code k} positions (the recurrence in the class comment), doing {@code action} at each.
+     * Every caller passes a constant action, so once the JIT inlines the walk into the caller the switch folds away
+     * and each public method runs a loop of its own, without a call per position.
+     *
+     * @return {@link #STOPPED} if an {@link #ASK} or {@link #TEST} stopped early, otherwise the number of bits a
+     *     {@link #SET} changed (0 for the other actions)
+     */
+    private static int walk(long h1, long h2, int k, long m, int action, LongPredicate position, BitStore bits) {
         long x = reduce(h1, m);
         long y = reduce(h2, m);
         int changed = 0;
         for (int i = 1; ; i++) {
-            if (bits.set(x)) {
-                changed++;
+            switch (action) {
+                case ASK:
+                    if (!position.test(x)) {
+                        return STOPPED;
+                    }
+                    break;
+                case TEST:
+                    if ((bits.word((int) (x >>> 6)) & (1L << x)) == 0) {
+                        return STOPPED;
+                    }
+                    break;
+                default:
+                    if (bits.set(x)) {
+                        changed++;
+                    }
             }
             if (i >= k) {
                 return changed;
