@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanException;
@@ -33,7 +34,8 @@ import picocli.CommandLine.Spec;
         description = "Scan blocks FROM..TO of a JSON-RPC node for the logs matching a filter, skipping the blocks"
                 + " whose logsBloom rules them out. Logs: JSON lines on stdout, in chain order. Progress and a summary"
                 + " (blocks skipped, false positives, bloom saturation) on stderr. With --checkpoint, a rerun resumes"
-                + " after the last block whose logs were printed.")
+                + " after the last block whose logs were printed. With --follow, keeps polling for new blocks; only"
+                + " blocks with --confirmations confirmations are ever reported.")
 final class EthScanCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,8 +50,32 @@ final class EthScanCommand implements Callable<Integer> {
     private long fromBlock;
 
     @Option(names = "--to", paramLabel = "N",
-            description = "The last block (default: the head minus --confirmations).")
+            description = "The last block (default: the head minus --confirmations). With --follow: the end of the"
+                    + " initial range, from which --max-new-blocks counts.")
     private Long toBlock;
+
+    @Option(names = "--follow",
+            description = {"After the range, keep polling the node for new heads and scan each new block once it"
+                    + " has --confirmations confirmations. Only blocks with that many confirmations are reported: a"
+                    + " reorganisation shallower than that is never seen; a deeper one that replaces the last"
+                    + " scanned block stops the follow with an error.",
+                "Ctrl-C finishes the batch in progress and prints the last scanned block (resume with --from"
+                    + " that+1, or the same --checkpoint)."})
+    private boolean follow;
+
+    @Option(names = "--poll-interval", paramLabel = "DURATION",
+            description = "With --follow: the wait between polls of the head once caught up, e.g. 500ms or 2s,"
+                    + " 10ms..3600s (default 2s).")
+    private String pollInterval;
+
+    @Option(names = "--until-block", paramLabel = "N",
+            description = "With --follow: stop once block N has been scanned.")
+    private Long untilBlock;
+
+    @Option(names = "--max-new-blocks", paramLabel = "N",
+            description = "With --follow: stop after N blocks beyond the initial range (--to, or else the head minus"
+                    + " --confirmations when the follow starts) have been scanned.")
+    private Long maxNewBlocks;
 
     @Mixin
     private EthFilterOptions filterOptions;
@@ -98,6 +124,12 @@ final class EthScanCommand implements Callable<Integer> {
         if (indexDirectory != null) {
             builder.sectionIndex(SectionIndex.open(indexDirectory));
         }
+        if (follow) {
+            return follow(builder, filter, out, err);
+        }
+        refuseWithoutFollow("--poll-interval", pollInterval);
+        refuseWithoutFollow("--until-block", untilBlock);
+        refuseWithoutFollow("--max-new-blocks", maxNewBlocks);
         ScanSummary summary;
         try {
             summary = builder.build().scan(filter, fromBlock, toBlock == null ? Long.MAX_VALUE : toBlock,
@@ -111,6 +143,36 @@ final class EthScanCommand implements Callable<Integer> {
         err.println(summary.report());
         err.flush();
         return 0;
+    }
+
+    /** {@code --follow}: validates the follow options, then hands over to {@link EthScanFollow}. */
+    private int follow(BlockScanner.Builder builder, LogFilter filter, PrintWriter out, PrintWriter err) {
+        Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
+        if (fromBlock < 0) {
+            throw new IllegalArgumentException("--from is " + fromBlock + "; block numbers start at 0");
+        }
+        if (toBlock != null && toBlock < fromBlock) {
+            throw new IllegalArgumentException("--to " + toBlock + " is below --from " + fromBlock);
+        }
+        if (untilBlock != null && untilBlock < fromBlock) {
+            throw new IllegalArgumentException("--until-block " + untilBlock + " is below --from " + fromBlock);
+        }
+        if (maxNewBlocks != null && maxNewBlocks < 0) {
+            throw new IllegalArgumentException("--max-new-blocks is " + maxNewBlocks + "; it must not be negative");
+        }
+        CheckpointStore checkpoints = checkpointFile == null ? new EthScanFollow.MemoryCheckpointStore()
+                : new FileCheckpointStore(checkpointFile);
+        BlockScanner scanner = builder.checkpoints(checkpoints).build();
+        return new EthScanFollow(scanner, checkpoints, filter, fromBlock, toBlock,
+                untilBlock == null ? Long.MAX_VALUE : untilBlock, maxNewBlocks, batch, confirmations, interval, out,
+                err).run();
+    }
+
+    private static void refuseWithoutFollow(String option, Object value) {
+        if (value != null) {
+            throw new IllegalArgumentException(option + " " + value + " is given without --follow; it only"
+                    + " applies when following new blocks");
+        }
     }
 
     private ScanListener progress(PrintWriter err) {

@@ -44,6 +44,11 @@ class EthScanCommandTest {
     }
 
     private static List<String> anvilLogs(List<String> addresses, String topic0, long from, long to) {
+        return anvilLogs(chain, addresses, topic0, from, to);
+    }
+
+    /** Anvil's own {@code eth_getLogs} answer, as {@link LogText} lines (also used by {@link EthScanFollowTest}). */
+    static List<String> anvilLogs(TestChain chain, List<String> addresses, String topic0, long from, long to) {
         List<String> logs = new ArrayList<>();
         chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x" + Long.toHexString(from), "toBlock",
                 "0x" + Long.toHexString(to), "address", addresses, "topics", List.of(topic0)))
@@ -52,8 +57,13 @@ class EthScanCommandTest {
     }
 
     private static List<String> printed(CliRun run) {
+        return printedLogs(run.out);
+    }
+
+    /** The JSON lines an {@code eth scan} printed, as {@link LogText} lines. */
+    static List<String> printedLogs(String stdout) {
         List<String> logs = new ArrayList<>();
-        for (String line : run.out.split("\\R")) {
+        for (String line : stdout.split("\\R")) {
             if (!line.isBlank()) {
                 try {
                     logs.add(LogText.of(JSON.readTree(line)));

@@ -1,0 +1,259 @@
+package org.chainfilter.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.Checkpoint;
+import org.chainfilter.ethbloom.scan.CheckpointStore;
+import org.chainfilter.ethbloom.scan.ScanException;
+import org.chainfilter.ethbloom.scan.ScanSummary;
+
+/**
+ * The follow mode of {@code chainfilter eth scan}: scan from {@code --from} up to the confirmed head, then poll the node
+ * and scan each new block once it has {@code confirmations} confirmations, until a signal, {@code --until-block} or
+ * {@code --max-new-blocks}.
+ *
+ * <p>Every pass is one {@link BlockScanner#scan} of at most one header batch, always called with the user's
+ * {@code --from} and a checkpoint store (the user's file, or one in memory). The scanner therefore resumes each pass
+ * from its own checkpoint and, before it does, compares the checkpointed block's hash with the node's: a reorganisation
+ * deeper than the confirmations that reaches below the last scanned block ends the follow with the scanner's error,
+ * exactly as a resumed {@code eth scan} would. Blocks within the confirmation depth are never read, so a shallower
+ * reorganisation is never seen at all. Keeping a pass to one batch is what lets a stop request finish "the current
+ * batch" and no more.
+ *
+ * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop and waits, at most {@link #STOP_GRACE}, for
+ * the batch in progress to be printed and checkpointed; the loop then prints the summary and the last scanned block,
+ * so that {@code --from last+1}, or the same {@code --checkpoint}, continues without a gap or a repeat.
+ */
+final class EthScanFollow {
+    /** The shortest poll interval accepted: faster polling only loads the node. */
+    static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+    /** The longest poll interval accepted. */
+    static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+    /** How long a shutdown hook waits for the batch in progress (its retries included) before the JVM exits anyway. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s)");
+
+    private final BlockScanner scanner;
+    private final CheckpointStore checkpoints;
+    private final LogFilter filter;
+    private final long fromBlock;
+    private final Long initialRangeEnd;
+    private final long untilBlock;
+    private final Long maxNewBlocks;
+    private final int batchBlocks;
+    private final int confirmations;
+    private final Duration pollInterval;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile long lastScannedBlock;
+
+    /**
+     * @param scanner         configured with {@code checkpoints} as its store
+     * @param initialRangeEnd {@code --to}, or null: where {@code --max-new-blocks} starts counting (null: the
+     *                        confirmed head when the follow starts)
+     * @param untilBlock      the last block to scan, {@code Long.MAX_VALUE} for none
+     * @param maxNewBlocks    blocks after the initial range to scan before stopping, or null for no limit
+     */
+    EthScanFollow(BlockScanner scanner, CheckpointStore checkpoints, LogFilter filter, long fromBlock,
+                  Long initialRangeEnd, long untilBlock, Long maxNewBlocks, int batchBlocks, int confirmations,
+                  Duration pollInterval, PrintWriter out, PrintWriter err) {
+        this.scanner = scanner;
+        this.checkpoints = checkpoints;
+        this.filter = filter;
+        this.fromBlock = fromBlock;
+        this.initialRangeEnd = initialRangeEnd;
+        this.untilBlock = untilBlock;
+        this.maxNewBlocks = maxNewBlocks;
+        this.batchBlocks = batchBlocks;
+        this.confirmations = confirmations;
+        this.pollInterval = pollInterval;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * A poll interval: whole milliseconds ({@code 500ms}) or seconds ({@code 2s}), from {@link #MIN_POLL_INTERVAL} to
+     * {@link #MAX_POLL_INTERVAL}.
+     *
+     * @throws IllegalArgumentException naming the value and what is accepted
+     */
+    static Duration parsePollInterval(String text) {
+        Matcher matcher = DURATION.matcher(text.strip());
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("--poll-interval is '" + text + "'; write whole milliseconds or"
+                    + " seconds with their unit, e.g. 500ms or 2s");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        Duration interval = matcher.group(2).equals("ms") ? Duration.ofMillis(amount) : Duration.ofSeconds(amount);
+        if (interval.compareTo(MIN_POLL_INTERVAL) < 0 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
+            throw new IllegalArgumentException("--poll-interval is " + text.strip() + "; it must be from "
+                    + MIN_POLL_INTERVAL.toMillis() + "ms to " + MAX_POLL_INTERVAL.toSeconds() + "s");
+        }
+        return interval;
+    }
+
+    /** Follows until stopped; returns the exit status (0). Installs, and on return removes, the shutdown hook. */
+    int run() {
+        Thread hook = new Thread(this::stopFromShutdownHook, "chainfilter-eth-scan-follow-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            follow();
+            return 0;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shutdownInProgress) {
+                // The hook is running: it returns now that the loop has finished.
+            }
+        }
+    }
+
+    private void follow() {
+        long next = resumePoint();
+        long until = untilBlock;
+        boolean untilSettled = maxNewBlocks == null || initialRangeEnd != null;
+        if (maxNewBlocks != null && initialRangeEnd != null) {
+            until = Math.min(until, saturatedSum(initialRangeEnd, maxNewBlocks));
+        }
+        lastScannedBlock = next - 1;
+        err.printf(Locale.ROOT, "following from block %d: %d confirmations, polling every %s%s%n", next, confirmations,
+                describe(pollInterval), until == Long.MAX_VALUE ? "" : ", until block " + until);
+        err.flush();
+        ScanSummary total = null;
+        String reason;
+        try {
+            while (true) {
+                if (stopRequested.getCount() == 0) {
+                    reason = "stopped by a signal";
+                    break;
+                }
+                if (next > until) {
+                    reason = "block " + until + " reached";
+                    break;
+                }
+                long end = Math.min(until, saturatedSum(next, batchBlocks - 1L));
+                ScanSummary pass = scanner.scan(filter, fromBlock, end, log -> {
+                    out.println(EthScanCommand.json(log));
+                    out.flush();
+                });
+                total = combined(total == null ? nothingBefore(pass) : total, pass);
+                lastScannedBlock = pass.lastBlock();
+                next = pass.lastBlock() + 1;
+                if (!untilSettled) {
+                    long confirmedHeadAtStart = Math.max(fromBlock - 1, pass.headBlock() - confirmations);
+                    until = Math.min(until, saturatedSum(confirmedHeadAtStart, maxNewBlocks));
+                    untilSettled = true;
+                }
+                if (pass.lastBlock() < end && next <= until && awaitStop(pollInterval)) {
+                    reason = "stopped by a signal";
+                    break;
+                }
+            }
+        } catch (ScanException e) {
+            out.flush();
+            throw new IllegalStateException(e.getMessage() + "; " + resumeAdvice(), e);
+        }
+        out.flush();
+        if (total != null) {
+            err.println(total.report());
+        }
+        err.println("follow " + reason + "; " + resumeAdvice());
+        err.flush();
+    }
+
+    /** The user's {@code --from}, or the next block of a checkpoint written for this filter when that is later. */
+    private long resumePoint() {
+        Optional<Checkpoint> saved = checkpoints.load();
+        if (saved.isPresent() && saved.get().filterFingerprint().equals(Checkpoint.fingerprint(filter))) {
+            return Math.max(fromBlock, saved.get().nextBlock());
+        }
+        return fromBlock;
+    }
+
+    private String resumeAdvice() {
+        long last = lastScannedBlock;
+        String scanned = last < fromBlock ? "no block scanned" : "last scanned block " + last;
+        return scanned + "; resume with --from " + (last + 1) + " or the same --checkpoint";
+    }
+
+    /** Whether a stop was requested within {@code interval}. */
+    private boolean awaitStop(Duration interval) {
+        try {
+            return stopRequested.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    private void stopFromShutdownHook() {
+        stopRequested.countDown();
+        try {
+            if (!finished.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                err.println("chainfilter: the batch in progress did not finish within " + STOP_GRACE.toSeconds()
+                        + " s; " + resumeAdvice() + " (blocks after it may print again)");
+                err.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The totals of two consecutive passes, as one scan from the first's start to the second's end. */
+    static ScanSummary combined(ScanSummary first, ScanSummary second) {
+        return new ScanSummary(first.firstBlock(), second.lastBlock(), Long.MAX_VALUE, second.headBlock(),
+                second.confirmations(), first.resumed(), first.matchAllFilter(),
+                first.blocksScanned() + second.blocksScanned(),
+                first.blocksSkippedByBloom() + second.blocksSkippedByBloom(),
+                first.blocksSkippedByIndex() + second.blocksSkippedByIndex(),
+                first.candidateBlocks() + second.candidateBlocks(),
+                first.falsePositiveBlocks() + second.falsePositiveBlocks(),
+                first.unknownBloomBlocks() + second.unknownBloomBlocks(),
+                first.logsEmitted() + second.logsEmitted(), first.bloomsSeen() + second.bloomsSeen(),
+                first.bloomBitsSet() + second.bloomBitsSet(), first.saturatedBlocks() + second.saturatedBlocks(),
+                first.retries() + second.retries(), first.rangeSplits() + second.rangeSplits());
+    }
+
+    /** A summary of no blocks that ends where {@code pass} starts, so a single pass also reports an open end. */
+    private static ScanSummary nothingBefore(ScanSummary pass) {
+        return new ScanSummary(pass.firstBlock(), pass.firstBlock() - 1, Long.MAX_VALUE, pass.headBlock(),
+                pass.confirmations(), pass.resumed(), pass.matchAllFilter(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    private static long saturatedSum(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    private static String describe(Duration interval) {
+        return interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : interval.toMillis() + "ms";
+    }
+
+    /** Keeps the follow's checkpoint when the user gave no {@code --checkpoint} file; used by one thread. */
+    static final class MemoryCheckpointStore implements CheckpointStore {
+        private Checkpoint saved;
+
+        @Override
+        public Optional<Checkpoint> load() {
+            return Optional.ofNullable(saved);
+        }
+
+        @Override
+        public void save(Checkpoint checkpoint) {
+            saved = checkpoint;
+        }
+    }
+}

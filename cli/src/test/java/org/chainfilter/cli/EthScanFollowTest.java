@@ -1,0 +1,360 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code chainfilter eth scan --follow} against a real anvil: blocks with matching and non-matching logs are mined
+ * while the command follows. The test mines the next block only after the command has scanned up to the confirmed
+ * head, so at each step the head is known exactly: what the command printed must then equal anvil's own
+ * {@code eth_getLogs} up to {@code head - confirmations}, no log missing, repeated, out of order or early. A signal
+ * (SIGTERM, which runs the same shutdown hooks as Ctrl-C) is sent to a real {@code java} process. Every wait is bounded.
+ */
+class EthScanFollowTest {
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final Pattern PROGRESS = Pattern.compile("scanned \\d+\\.\\.(\\d+): ");
+    private static final String FIRE = TestChain.topic0("fire(uint8,address,address,bytes32,bytes32,uint256)")
+            .substring(0, 10);
+    private static final int TRANSFER = 0;
+    private static final int APPROVAL = 1;
+    private static final int NOTE = 2;
+
+    private static TestChain chain;
+    private static String account;
+    private static long value;
+
+    @BeforeAll
+    static void startNode() {
+        chain = TestChain.build(17);
+        account = chain.node().rpc("eth_accounts").get(0).asText();
+    }
+
+    @AfterAll
+    static void stopNode() {
+        chain.close();
+    }
+
+    @Test
+    void reportsEveryMatchingLogOfTheNewBlocksOnceInOrderAndOnlyWithItsConfirmations() {
+        String watched = chain.eventSources().get(0);
+        String other = chain.eventSources().get(1);
+        long start = head();
+        long from = start - 10;
+        long until = start + 7;
+        int confirmations = 2;
+        Background run = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(from),
+                "--follow", "--confirmations", Integer.toString(confirmations), "--poll-interval", "20ms",
+                "--until-block", Long.toString(until), "--address", watched, "--topic", transfer(), "--batch", "4");
+        run.awaitScannedUpTo(start - confirmations);
+        assertEquals(anvilLogs(watched, from, start - confirmations), run.printed(), run::toString);
+        for (long step = 1; head() < until + confirmations; step++) {
+            List<Map<String, String>> block = new ArrayList<>();
+            if (step % 3 != 0) {
+                block.add(fire(watched, TRANSFER));
+            }
+            if (step % 2 == 1) {
+                block.add(fire(watched, APPROVAL));
+                block.add(fire(other, TRANSFER));
+                block.add(fire(watched, TRANSFER));
+            }
+            block.add(fire(other, NOTE));
+            mine(block);
+            long confirmed = head() - confirmations;
+            if (confirmed <= until) {
+                run.awaitScannedUpTo(confirmed);
+                assertEquals(anvilLogs(watched, from, confirmed), run.printed(), run::toString);
+            }
+        }
+        assertEquals(0, run.status(), run::toString);
+        List<String> expected = anvilLogs(watched, from, until);
+        assertTrue(expected.size() >= 9, "matching logs mined while following: " + expected);
+        assertEquals(expected, run.printed(), run::toString);
+        assertTrue(run.err().contains("following from block " + from + ": 2 confirmations, polling every 20ms, until"
+                + " block " + until), run.err());
+        assertTrue(run.err().contains("blocks " + from + ".." + until + " scanned (" + (until - from + 1) + " blocks)"),
+                run.err());
+        assertTrue(run.err().strip().endsWith("follow block " + until + " reached; last scanned block " + until
+                + "; resume with --from " + (until + 1) + " or the same --checkpoint"), run.err());
+    }
+
+    @Test
+    void maxNewBlocksCountsFromTheEndOfTheInitialRange() {
+        String watched = chain.eventSources().get(2);
+        long start = head();
+        Background fromTo = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(start - 6), "--to", Long.toString(start - 4), "--follow", "--max-new-blocks", "3",
+                "--confirmations", "0", "--poll-interval", "20ms", "--address", watched, "--topic", transfer());
+        assertEquals(0, fromTo.status(), fromTo::toString);
+        assertTrue(fromTo.err().strip().endsWith("follow block " + (start - 1) + " reached; last scanned block "
+                + (start - 1) + "; resume with --from " + start + " or the same --checkpoint"), fromTo.err());
+        assertEquals(anvilLogs(watched, start - 6, start - 1), fromTo.printed());
+
+        Background fromHead = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(start - 3), "--follow", "--max-new-blocks", "2", "--confirmations", "1",
+                "--poll-interval", "20ms", "--address", watched, "--topic", transfer());
+        fromHead.awaitScannedUpTo(start - 1);
+        mine(List.of(fire(watched, TRANSFER)));
+        fromHead.awaitScannedUpTo(start);
+        mine(List.of(fire(watched, TRANSFER), fire(watched, APPROVAL)));
+        mine(List.of(fire(watched, TRANSFER)));
+        assertEquals(0, fromHead.status(), fromHead::toString);
+        assertTrue(fromHead.err().contains("follow block " + (start + 1) + " reached"), fromHead.err());
+        assertEquals(anvilLogs(watched, start - 3, start + 1), fromHead.printed());
+        assertEquals(1, anvilLogs(watched, start + 1, start + 1).size());
+        assertEquals(1, anvilLogs(watched, start + 2, start + 2).size(), "a matching log after the last block");
+    }
+
+    @Test
+    void aSignalFinishesTheBatchAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
+            throws IOException, InterruptedException {
+        String watched = chain.eventSources().get(1);
+        long end = head();
+        Path checkpoint = dir.resolve("follow.checkpoint");
+        Path out = dir.resolve("out.jsonl");
+        Path err = dir.resolve("err.txt");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), ChainfilterCommand.class.getName()));
+        command.addAll(List.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--follow",
+                "--confirmations", "0", "--poll-interval", "50ms", "--batch", "3", "--checkpoint",
+                checkpoint.toString(), "--address", watched, "--topic", transfer()));
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            awaitCondition(() -> !read(out).isEmpty(), () -> "no log printed: " + read(err));
+            process.destroy();
+            assertTrue(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "the follow did not stop");
+        } finally {
+            process.destroyForcibly();
+        }
+        assertEquals(143, process.exitValue(), read(err));
+        Matcher stop = Pattern.compile("follow stopped by a signal; last scanned block (\\d+); resume with --from"
+                + " (\\d+) or the same --checkpoint").matcher(read(err));
+        assertTrue(stop.find(), read(err));
+        long last = Long.parseLong(stop.group(1));
+        assertEquals(last + 1, Long.parseLong(stop.group(2)));
+        assertTrue(read(err).contains("blocks 0.." + last + " scanned (" + (last + 1) + " blocks)"), read(err));
+        List<String> firstRun = EthScanCommandTest.printedLogs(read(out));
+        assertTrue(!firstRun.isEmpty(), "stopped after printing a log");
+        assertEquals(anvilLogs(watched, 0, last), firstRun, "the batch in progress was finished, not cut");
+
+        CliRun byFrom = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(last + 1),
+                "--to", Long.toString(end), "--confirmations", "0", "--address", watched, "--topic", transfer());
+        Background byCheckpoint = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from", "0",
+                "--follow", "--until-block", Long.toString(end), "--confirmations", "0", "--poll-interval", "20ms",
+                "--checkpoint", checkpoint.toString(), "--address", watched, "--topic", transfer());
+        assertEquals(0, byFrom.status, byFrom::toString);
+        assertEquals(0, byCheckpoint.status(), byCheckpoint::toString);
+        assertTrue(byCheckpoint.err().contains("following from block " + (last + 1) + ":"), byCheckpoint.err());
+        List<String> all = anvilLogs(watched, 0, end);
+        assertTrue(all.size() > 20, "Transfer logs: " + all.size());
+        for (List<String> rest : List.of(EthScanCommandTest.printedLogs(byFrom.out), byCheckpoint.printed())) {
+            List<String> both = new ArrayList<>(firstRun);
+            both.addAll(rest);
+            assertEquals(all, both);
+        }
+    }
+
+    @Test
+    void badFollowOptionsAreRefusedWithTheirValues() throws IOException {
+        String url;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            url = "http://127.0.0.1:" + socket.getLocalPort();
+        }
+        Map<List<String>, String> refused = new LinkedHashMap<>();
+        refused.put(List.of("--follow", "--poll-interval", "5"),
+                "--poll-interval is '5'; write whole milliseconds or seconds with their unit, e.g. 500ms or 2s");
+        refused.put(List.of("--follow", "--poll-interval", "1.5s"),
+                "--poll-interval is '1.5s'; write whole milliseconds or seconds with their unit, e.g. 500ms or 2s");
+        refused.put(List.of("--follow", "--poll-interval", "-2s"),
+                "--poll-interval is '-2s'; write whole milliseconds or seconds with their unit, e.g. 500ms or 2s");
+        refused.put(List.of("--follow", "--poll-interval", "9ms"),
+                "--poll-interval is 9ms; it must be from 10ms to 3600s");
+        refused.put(List.of("--follow", "--poll-interval", "3601s"),
+                "--poll-interval is 3601s; it must be from 10ms to 3600s");
+        refused.put(List.of("--follow", "--until-block", "4"), "--until-block 4 is below --from 5");
+        refused.put(List.of("--follow", "--to", "4"), "--to 4 is below --from 5");
+        refused.put(List.of("--follow", "--max-new-blocks", "-1"), "--max-new-blocks is -1; it must not be negative");
+        refused.put(List.of("--follow", "--confirmations", "-3"), "confirmations is -3; it must not be negative");
+        refused.put(List.of("--until-block", "9"),
+                "--until-block 9 is given without --follow; it only applies when following new blocks");
+        refused.put(List.of("--max-new-blocks", "9"),
+                "--max-new-blocks 9 is given without --follow; it only applies when following new blocks");
+        refused.put(List.of("--poll-interval", "2s"),
+                "--poll-interval 2s is given without --follow; it only applies when following new blocks");
+        for (Map.Entry<List<String>, String> c : refused.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("eth", "scan", "--rpc", url, "--from", "5"));
+            args.addAll(c.getKey());
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(1, run.status, run::toString);
+            assertEquals("chainfilter: " + c.getValue(), run.err.strip(), c.getKey()::toString);
+            assertEquals("", run.out);
+        }
+        CliRun negativeFrom = CliRun.of("eth", "scan", "--rpc", url, "--from", "-1", "--follow");
+        assertEquals("chainfilter: --from is -1; block numbers start at 0", negativeFrom.err.strip());
+        CliRun notANumber = CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--follow", "--until-block", "soon");
+        assertEquals(2, notANumber.status, notANumber::toString);
+        assertTrue(notANumber.err.startsWith("chainfilter: Invalid value for option '--until-block': 'soon' is not a"
+                + " long"), notANumber.err);
+    }
+
+    @Test
+    void aCheckpointAlreadyPastTheLastBlockScansNothing(@TempDir Path dir) {
+        String watched = chain.eventSources().get(0);
+        long end = head();
+        String checkpoint = dir.resolve("c").toString();
+        CliRun first = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(end - 5),
+                "--to", Long.toString(end - 2), "--confirmations", "0", "--checkpoint", checkpoint, "--address",
+                watched, "--quiet");
+        assertEquals(0, first.status, first::toString);
+        Background again = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(end - 5), "--follow", "--until-block", Long.toString(end - 3), "--confirmations", "0",
+                "--checkpoint", checkpoint, "--address", watched);
+        assertEquals(0, again.status(), again::toString);
+        assertEquals("", again.out());
+        assertTrue(again.err().strip().endsWith("follow block " + (end - 3) + " reached; last scanned block "
+                + (end - 2) + "; resume with --from " + (end - 1) + " or the same --checkpoint"), again.err());
+    }
+
+    private static String transfer() {
+        return TestChain.topic0("Transfer(address,address,uint256)");
+    }
+
+    private static long head() {
+        return Long.decode(chain.node().rpc("eth_blockNumber").asText());
+    }
+
+    private static List<String> anvilLogs(String address, long from, long to) {
+        return EthScanCommandTest.anvilLogs(chain, List.of(address), transfer(), from, to);
+    }
+
+    /** A call of {@code EventSource.fire}: Transfer, Approval or Note with fresh values. */
+    private static Map<String, String> fire(String contract, int kind) {
+        String data = FIRE + word(kind) + pad(TestChain.PARTIES.get(0)) + pad(TestChain.PARTIES.get(1))
+                + TestChain.WORDS.get(0).substring(2) + TestChain.WORDS.get(1).substring(2) + word(++value);
+        return Map.of("from", account, "to", contract, "gas", "0x4c4b40", "data", data);
+    }
+
+    /** One new block with these transactions (the chain does not automine). */
+    private static void mine(List<Map<String, String>> transactions) {
+        List<Object[]> sends = new ArrayList<>();
+        for (Map<String, String> transaction : transactions) {
+            sends.add(new Object[] {transaction});
+        }
+        chain.node().rpcBatch("eth_sendTransaction", sends);
+        chain.node().rpc("evm_mine");
+    }
+
+    private static String word(long n) {
+        return String.format("%064x", n);
+    }
+
+    private static String pad(String address) {
+        return "0".repeat(24) + address.substring(2);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void awaitCondition(Supplier<Boolean> condition, Supplier<String> failure) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() > deadline) {
+                fail("waited " + WAIT.toSeconds() + " s: " + failure.get());
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+
+    /** The command running in-process on its own thread, its output readable while it runs. */
+    private static final class Background {
+        private final StringWriter out = new StringWriter();
+        private final StringWriter err = new StringWriter();
+        private final CompletableFuture<Integer> status;
+
+        private Background(String... args) {
+            status = CompletableFuture.supplyAsync(
+                    () -> ChainfilterCommand.execute(new PrintWriter(out), new PrintWriter(err), args));
+        }
+
+        static Background start(String... args) {
+            return new Background(args);
+        }
+
+        /** Waits until a progress line says the command has scanned up to {@code block}, and not beyond it. */
+        void awaitScannedUpTo(long block) {
+            awaitCondition(() -> lastScanned() >= block || status.isDone(), this::toString);
+            assertEquals(block, lastScanned(), this::toString);
+        }
+
+        private long lastScanned() {
+            long last = -1;
+            for (Matcher progress = PROGRESS.matcher(err()); progress.find(); ) {
+                last = Math.max(last, Long.parseLong(progress.group(1)));
+            }
+            return last;
+        }
+
+        int status() {
+            try {
+                return status.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                return fail("still running after " + WAIT.toSeconds() + " s: " + this);
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        String out() {
+            return out.toString();
+        }
+
+        String err() {
+            return err.toString();
+        }
+
+        List<String> printed() {
+            return EthScanCommandTest.printedLogs(out());
+        }
+
+        @Override
+        public String toString() {
+            return "stdout:\n" + out() + "\nstderr:\n" + err();
+        }
+    }
+}
