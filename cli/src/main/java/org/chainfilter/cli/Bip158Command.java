@@ -2,7 +2,6 @@ package org.chainfilter.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,7 @@ import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.common.Hex;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,11 +41,8 @@ final class Bip158Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--block", paramLabel = "HEX", description = "The serialized block (with witness) as hex.")
-        private String blockHex;
-
-        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
-        private Path blockFile;
+        @Mixin
+        private CliInputs.BlockSource blockSource;
 
         @Option(names = "--spent", paramLabel = "HEX",
                 description = {"A scriptPubKey spent by the block, one per input after the coinbase, in block order",
@@ -62,15 +59,10 @@ final class Bip158Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            Block block = Block.parse(Hex.decode(oneOf(blockHex, blockFile, "--block", "--block-file")));
-            List<byte[]> scripts = new ArrayList<>();
-            for (String script : spent) {
-                scripts.add(Hex.decode(script));
-            }
+            Block block = blockSource.read();
+            List<byte[]> scripts = CliInputs.decodeHex(spent);
             if (spentFile != null) {
-                for (String line : Files.readAllLines(spentFile)) {
-                    scripts.add(Hex.decode(line.strip()));
-                }
+                scripts.addAll(CliInputs.decodeHexLines(spentFile));
             }
             BasicFilter filter = BasicFilter.build(block, scripts);
             PrintWriter out = spec.commandLine().getOut();
@@ -83,13 +75,6 @@ final class Bip158Command implements Runnable {
                         Hash256.fromDisplayHex(previousHeader.strip())));
             }
             return 0;
-        }
-
-        private static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
-            if ((text == null) == (file == null)) {
-                throw new IllegalArgumentException("give exactly one of " + textOption + " and " + fileOption);
-            }
-            return text != null ? text.strip() : Files.readString(file).strip();
         }
     }
 
@@ -119,11 +104,7 @@ final class Bip158Command implements Runnable {
         @Override
         public Integer call() {
             BasicFilter filter = BasicFilter.parse(Hash256.fromDisplayHex(blockHash.strip()), Hex.decode(filterHex));
-            List<byte[]> items = new ArrayList<>();
-            for (String script : scripts) {
-                items.add(Hex.decode(script));
-            }
-            boolean match = filter.matchAny(items);
+            boolean match = filter.matchAny(CliInputs.decodeHex(scripts));
             spec.commandLine().getOut().println(match ? "match" : "no match");
             return match ? 0 : NO_MATCH;
         }

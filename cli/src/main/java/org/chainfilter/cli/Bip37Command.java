@@ -2,8 +2,6 @@ package org.chainfilter.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +16,7 @@ import org.chainfilter.btcwire.OutPoint;
 import org.chainfilter.btcwire.Transaction;
 import org.chainfilter.common.Hex;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,11 +40,16 @@ final class Bip37Command implements Runnable {
                 "a bip37 command is required: create, match, merkleblock or verify");
     }
 
-    private static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
-        if ((text == null) == (file == null)) {
-            throw new IllegalArgumentException("give exactly one of " + textOption + " and " + fileOption);
+    /** {@code --filterload HEX}, the filter of the match and merkleblock commands. Use with {@code @Mixin}. */
+    static final class FilterLoadOption {
+        @Option(names = "--filterload", paramLabel = "HEX", required = true,
+                description = "The filterload payload as hex (Core's limits apply).")
+        private String hex;
+
+        /** The filter, refused with Core's limits named (36,000 bytes, 50 hash functions). */
+        Bip37BloomFilter parse() {
+            return Bip37BloomFilter.parseFilterLoadHex(hex.strip());
         }
-        return text != null ? text.strip() : Files.readString(file).strip();
     }
 
     private static void printFilter(PrintWriter out, Bip37BloomFilter filter) {
@@ -100,8 +104,8 @@ final class Bip37Command implements Runnable {
             int nFlags = flags != null ? flags : update.flagValue();
             int nTweak = tweak != null ? tweak.intValue() : new SecureRandom().nextInt();
             Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(elements, falsePositiveRate, nTweak, nFlags);
-            for (String item : inserts) {
-                filter.insert(Hex.decode(item));
+            for (byte[] item : CliInputs.decodeHex(inserts)) {
+                filter.insert(item);
             }
             for (String hash : hashes) {
                 filter.insert(Hash256.fromDisplayHex(hash.strip()));
@@ -136,9 +140,8 @@ final class Bip37Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--filterload", paramLabel = "HEX", required = true,
-                description = "The filterload payload as hex (Core's limits apply).")
-        private String filterLoad;
+        @Mixin
+        private FilterLoadOption filterLoad;
 
         @Option(names = "--tx", paramLabel = "HEX", required = true,
                 description = "The serialized transaction (legacy or segwit) as hex.")
@@ -146,7 +149,7 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() {
-            Bip37BloomFilter filter = Bip37BloomFilter.parseFilterLoadHex(filterLoad.strip());
+            Bip37BloomFilter filter = filterLoad.parse();
             Transaction transaction = Transaction.fromHex(tx.strip());
             boolean match = filter.isRelevantAndUpdate(transaction);
             PrintWriter out = spec.commandLine().getOut();
@@ -165,20 +168,16 @@ final class Bip37Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--filterload", paramLabel = "HEX", required = true,
-                description = "The filterload payload as hex.")
-        private String filterLoad;
+        @Mixin
+        private FilterLoadOption filterLoad;
 
-        @Option(names = "--block", paramLabel = "HEX", description = "The serialized block as hex.")
-        private String blockHex;
-
-        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
-        private Path blockFile;
+        @Mixin
+        private CliInputs.BlockSource blockSource;
 
         @Override
         public Integer call() throws IOException {
-            Bip37BloomFilter filter = Bip37BloomFilter.parseFilterLoadHex(filterLoad.strip());
-            Block block = Block.fromHex(oneOf(blockHex, blockFile, "--block", "--block-file"));
+            Bip37BloomFilter filter = filterLoad.parse();
+            Block block = blockSource.read();
             MerkleBlock merkleBlock = MerkleBlock.fromBlockAndFilter(block, filter);
             PrintWriter out = spec.commandLine().getOut();
             out.println("merkleblock " + merkleBlock.toHex());

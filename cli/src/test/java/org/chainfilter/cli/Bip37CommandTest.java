@@ -3,7 +3,11 @@ package org.chainfilter.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code chainfilter bip37} on published vectors: bitcoin/bitcoin src/test/bloom_tests.cpp bloom_create_insert_serialize,
@@ -96,6 +100,24 @@ class Bip37CommandTest {
         assertEquals(0, run.status, run::toString);
         assertTrue(run.out.startsWith("merkleblock " + MERKLEBLOCK + NL + "matched     0 "
                 + "63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5" + NL), run.out);
+    }
+
+    @Test
+    void merkleblockReadsTheBlockFromAFileAndRefusesBothOrNeither(@TempDir Path dir) throws IOException {
+        String filter = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.000001", "--tweak", "0",
+                "--insert-hash", "63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5").out.lines()
+                .findFirst().orElseThrow().substring(12);
+        Path block = Files.writeString(dir.resolve("block.hex"), BLOCK + "\n");
+        CliRun fromFile = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", block.toString());
+        assertEquals(0, fromFile.status, fromFile::toString);
+        assertTrue(fromFile.out.startsWith("merkleblock " + MERKLEBLOCK + NL), fromFile.out);
+        CliRun both = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", BLOCK, "--block-file",
+                block.toString());
+        assertEquals(1, both.status, both::toString);
+        assertEquals("chainfilter: give exactly one of --block and --block-file" + NL, both.err);
+        CliRun neither = CliRun.of("bip37", "merkleblock", "--filterload", filter);
+        assertEquals(1, neither.status, neither::toString);
+        assertEquals("chainfilter: give exactly one of --block and --block-file" + NL, neither.err);
     }
 
     @Test
