@@ -2,6 +2,7 @@ package org.chainfilter.bip37;
 
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.random.RandomGenerator;
 import org.chainfilter.common.hash.Murmur3;
 
@@ -23,6 +24,15 @@ import org.chainfilter.common.hash.Murmur3;
  * a generation has taken nEntriesPerGeneration keys the generation advances 1 → 2 → 3 → 1 and every cell holding the
  * new number is wiped. nTweak is random, from a {@link SecureRandom} unless a generator is passed. Insert and contains
  * allocate nothing. Not thread-safe.
+ *
+ * <p><b>Equality.</b> Two filters are equal when they are in the same state: the same nHashFuncs, nEntriesPerGeneration,
+ * nEntriesThisGeneration, current generation, nTweak and cell words. Equal filters answer every sequence of
+ * {@link #insert} and {@link #contains} calls alike and stay equal under the same inserts. The random generator is not
+ * part of the state compared: it is consulted only by {@link #reset()}, which discards all of that state and draws a
+ * new nTweak from each filter's own generator (so a filter and its {@link #copy()}, which share one generator, draw
+ * different tweaks). {@code hashCode} follows the mutable state, so a filter must not be changed while it is a key in a
+ * hash-based collection. {@link #toString()} leaves out nTweak: unlike BIP37's, this filter never goes on the wire,
+ * and its tweak is what keeps its collisions unpredictable.
  */
 public final class RollingBloomFilter {
     private final int hashFunctionCount;
@@ -180,9 +190,24 @@ public final class RollingBloomFilter {
         return generation;
     }
 
+    /** Whether {@code o} is a rolling filter in the same state (see "Equality" on the class). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RollingBloomFilter f && f.hashFunctionCount == hashFunctionCount
+                && f.entriesPerGeneration == entriesPerGeneration && f.entriesThisGeneration == entriesThisGeneration
+                && f.generation == generation && f.tweak == tweak && Arrays.equals(f.data, data);
+    }
+
+    @Override
+    public int hashCode() {
+        int result = Objects.hash(hashFunctionCount, entriesPerGeneration, entriesThisGeneration, generation, tweak);
+        return 31 * result + Arrays.hashCode(data);
+    }
+
     @Override
     public String toString() {
         return "RollingBloomFilter{nHashFuncs " + hashFunctionCount + ", " + entriesPerGeneration
-                + " entries per generation, " + data.length + " words, generation " + generation + "}";
+                + " entries per generation, " + data.length + " words, generation " + generation + " with "
+                + entriesThisGeneration + " entries}";
     }
 }

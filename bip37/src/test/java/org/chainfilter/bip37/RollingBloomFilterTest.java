@@ -2,6 +2,7 @@ package org.chainfilter.bip37;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,15 +96,111 @@ class RollingBloomFilterTest {
         }
     }
 
+    /** A filter whose nTweak comes from {@code new Random(seed)}: the same seed gives the same nTweak. */
+    private static RollingBloomFilter seeded(int elementCount, long seed) {
+        return RollingBloomFilter.create(elementCount, 0.001, new Random(seed));
+    }
+
     @Test
-    void copyIsIndependent() {
-        RollingBloomFilter filter = RollingBloomFilter.create(10, 0.01, new Random(4));
+    void equalAfterTheSameInserts() {
+        RollingBloomFilter a = seeded(10, 5);
+        RollingBloomFilter b = seeded(10, 5);
+        assertEquals(a, b);
+        for (int i = 0; i < 23; i++) {
+            a.insert(new byte[] {(byte) i, -1});
+            b.insert(new byte[] {(byte) i, -1});
+            assertEquals(a, b, "after insert " + i);
+            assertEquals(a.hashCode(), b.hashCode(), "after insert " + i);
+        }
+        assertEquals(a.toString(), b.toString());
+        assertEquals(a, a);
+        assertNotEquals(a, null);
+        assertNotEquals(a, (Object) Bip37BloomFilter.fromElementsAndRate(10, 0.001, 0, 0));
+    }
+
+    @Test
+    void unequalAfterADifferentInsert() {
+        RollingBloomFilter a = seeded(10, 5);
+        RollingBloomFilter b = seeded(10, 5);
+        a.insert(new byte[] {1});
+        b.insert(new byte[] {2});
+        assertNotEquals(a, b);
+        assertEquals(a.generation(), b.generation());
+    }
+
+    /** Inserting a key again writes the same cells; only nEntriesThisGeneration tells the two filters apart. */
+    @Test
+    void theEntryCountIsPartOfTheState() {
+        RollingBloomFilter once = seeded(10, 5);
+        RollingBloomFilter twice = seeded(10, 5);
+        once.insert(new byte[] {7});
+        twice.insert(new byte[] {7});
+        twice.insert(new byte[] {7});
+        assertNotEquals(once, twice);
+        assertTrue(once.toString().endsWith("generation 1 with 1 entries}"), once.toString());
+        assertTrue(twice.toString().endsWith("generation 1 with 2 entries}"), twice.toString());
+    }
+
+    @Test
+    void unequalAfterAGenerationRoll() {
+        RollingBloomFilter a = seeded(4, 5);
+        RollingBloomFilter b = seeded(4, 5);
+        a.insert(new byte[] {1});
+        a.insert(new byte[] {2});
+        b.insert(new byte[] {1});
+        b.insert(new byte[] {2});
+        assertEquals(a, b);
+        a.insert(new byte[] {3});
+        assertEquals(2, a.generation());
+        assertEquals(1, b.generation());
+        assertNotEquals(a, b);
+        b.insert(new byte[] {3});
+        assertEquals(a, b, "the same roll in both");
+    }
+
+    /** Empty filters of the same shape differ only in nTweak, which decides every future cell. */
+    @Test
+    void theTweakIsPartOfTheState() {
+        RollingBloomFilter a = seeded(10, 5);
+        RollingBloomFilter b = seeded(10, 6);
+        assertNotEquals(a, b);
+        a.insert(new byte[] {9});
+        b.insert(new byte[] {9});
+        assertNotEquals(a, b);
+    }
+
+    @Test
+    void copyIsEqualAndIndependent() {
+        RollingBloomFilter filter = seeded(10, 4);
         filter.insert(new byte[] {1});
         RollingBloomFilter copy = filter.copy();
+        assertEquals(filter, copy);
+        assertEquals(filter.hashCode(), copy.hashCode());
+        RollingBloomFilter snapshot = filter.copy();
         copy.insert(new byte[] {2});
         assertTrue(copy.contains(new byte[] {1}));
         assertTrue(copy.contains(new byte[] {2}));
         assertFalse(filter.contains(new byte[] {2}));
+        assertNotEquals(filter, copy);
+        assertEquals(snapshot, filter, "inserting into the copy leaves the original as it was");
+        filter.insert(new byte[] {3});
+        assertFalse(copy.contains(new byte[] {3}));
+    }
+
+    /** reset() draws from the filter's own generator: a copy shares it, two seeded filters each have their own. */
+    @Test
+    void resetDrawsFromEachFiltersGenerator() {
+        RollingBloomFilter a = seeded(10, 8);
+        RollingBloomFilter b = seeded(10, 8);
+        a.insert(new byte[] {1});
+        b.insert(new byte[] {1});
+        a.reset();
+        b.reset();
+        assertEquals(a, b, "the second draw of two generators seeded alike");
+        RollingBloomFilter copy = a.copy();
+        a.reset();
+        copy.reset();
+        assertNotEquals(a, copy, "a copy shares the generator, so the two resets draw different tweaks");
     }
 
     @Test
