@@ -164,7 +164,8 @@ final class EthScanFollow {
             }
         } catch (ScanException e) {
             out.flush();
-            throw new IllegalStateException(e.getMessage() + "; " + resumeAdvice(), e);
+            // No resume advice here: after a reorganisation below the checkpoint, resuming after it would be wrong.
+            throw new IllegalStateException(e.getMessage() + " (follow: " + lastScanned() + ")", e);
         }
         out.flush();
         if (total != null) {
@@ -184,9 +185,12 @@ final class EthScanFollow {
     }
 
     private String resumeAdvice() {
+        return lastScanned() + "; resume with --from " + (lastScannedBlock + 1) + " or the same --checkpoint";
+    }
+
+    private String lastScanned() {
         long last = lastScannedBlock;
-        String scanned = last < fromBlock ? "no block scanned" : "last scanned block " + last;
-        return scanned + "; resume with --from " + (last + 1) + " or the same --checkpoint";
+        return last < fromBlock ? "no block scanned" : "last scanned block " + last;
     }
 
     /** Whether a stop was requested within {@code interval}. */

@@ -105,6 +105,47 @@ class EthScanFollowTest {
     }
 
     @Test
+    void aReorganisationWithinTheConfirmationsIsNeverSeen() {
+        String watched = chain.eventSources().get(0);
+        long start = head();
+        long from = start - 5;
+        long until = start + 3;
+        Background run = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(from),
+                "--follow", "--confirmations", "3", "--poll-interval", "20ms", "--until-block", Long.toString(until),
+                "--address", watched, "--topic", transfer());
+        mine(List.of(fire(watched, TRANSFER)));
+        mine(List.of(fire(watched, TRANSFER)));
+        run.awaitScannedUpTo(start - 1);
+        List<String> orphaned = anvilLogs(watched, start + 1, start + 2);
+        assertEquals(2, orphaned.size(), orphaned::toString);
+        reorganise(2, fire(watched, TRANSFER), fire(watched, TRANSFER), fire(watched, TRANSFER));
+        for (int i = 0; i < 4; i++) {
+            mine(List.of(fire(watched, TRANSFER)));
+        }
+        assertEquals(0, run.status(), run::toString);
+        List<String> expected = anvilLogs(watched, from, until);
+        assertEquals(expected, run.printed(), run::toString);
+        assertEquals(3, anvilLogs(watched, start + 1, start + 2).size(), "the replacing blocks' logs");
+        assertTrue(orphaned.stream().noneMatch(expected::contains), "the orphaned logs are not on the chain");
+    }
+
+    @Test
+    void aReorganisationDeeperThanTheConfirmationsEndsTheFollowWithTheScannersError() {
+        String watched = chain.eventSources().get(0);
+        long start = head();
+        Background run = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(start - 4), "--follow", "--confirmations", "1", "--poll-interval", "20ms", "--address",
+                watched, "--topic", transfer());
+        run.awaitScannedUpTo(start - 1);
+        reorganise(3, fire(watched, TRANSFER));
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("chainfilter: block " + (start - 1) + " now has hash "), run.err());
+        assertTrue(run.err().strip().endsWith(": the chain reorganised below the checkpoint (deeper than 1"
+                + " confirmations); rescan from an earlier block with a new checkpoint (follow: last scanned block "
+                + (start - 1) + ")"), run.err());
+    }
+
+    @Test
     void maxNewBlocksCountsFromTheEndOfTheInitialRange() {
         String watched = chain.eventSources().get(2);
         long start = head();
@@ -268,6 +309,16 @@ class EthScanFollowTest {
         }
         chain.node().rpcBatch("eth_sendTransaction", sends);
         chain.node().rpc("evm_mine");
+    }
+
+    /** {@code anvil_reorg}: the last {@code depth} blocks replaced, the first one holding these transactions. */
+    @SafeVarargs
+    private static void reorganise(int depth, Map<String, String>... transactions) {
+        List<Object> pairs = new ArrayList<>();
+        for (int i = 0; i < transactions.length; i++) {
+            pairs.add(List.of(transactions[i], Math.min(i, depth - 1)));
+        }
+        chain.node().rpc("anvil_reorg", depth, pairs);
     }
 
     private static String word(long n) {
