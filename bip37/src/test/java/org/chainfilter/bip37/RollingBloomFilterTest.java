@@ -96,9 +96,16 @@ class RollingBloomFilterTest {
         }
     }
 
-    /** A filter whose nTweak comes from {@code new Random(seed)}: the same seed gives the same nTweak. */
-    private static RollingBloomFilter seeded(int elementCount, long seed) {
-        return RollingBloomFilter.create(elementCount, 0.001, new Random(seed));
+    /**
+     * A filter whose nTweak comes from {@code new Random(seed)} (the same seed gives the same nTweak), after inserting
+     * the one-byte keys {@code keys} in order.
+     */
+    private static RollingBloomFilter seeded(int elementCount, long seed, int... keys) {
+        RollingBloomFilter filter = RollingBloomFilter.create(elementCount, 0.001, new Random(seed));
+        for (int key : keys) {
+            filter.insert(new byte[] {(byte) key});
+        }
+        return filter;
     }
 
     @Test
@@ -120,10 +127,8 @@ class RollingBloomFilterTest {
 
     @Test
     void unequalAfterADifferentInsert() {
-        RollingBloomFilter a = seeded(10, 5);
-        RollingBloomFilter b = seeded(10, 5);
-        a.insert(new byte[] {1});
-        b.insert(new byte[] {2});
+        RollingBloomFilter a = seeded(10, 5, 1);
+        RollingBloomFilter b = seeded(10, 5, 2);
         assertNotEquals(a, b);
         assertEquals(a.generation(), b.generation());
     }
@@ -131,11 +136,8 @@ class RollingBloomFilterTest {
     /** Inserting a key again writes the same cells; only nEntriesThisGeneration tells the two filters apart. */
     @Test
     void theEntryCountIsPartOfTheState() {
-        RollingBloomFilter once = seeded(10, 5);
-        RollingBloomFilter twice = seeded(10, 5);
-        once.insert(new byte[] {7});
-        twice.insert(new byte[] {7});
-        twice.insert(new byte[] {7});
+        RollingBloomFilter once = seeded(10, 5, 7);
+        RollingBloomFilter twice = seeded(10, 5, 7, 7);
         assertNotEquals(once, twice);
         assertTrue(once.toString().endsWith("generation 1 with 1 entries}"), once.toString());
         assertTrue(twice.toString().endsWith("generation 1 with 2 entries}"), twice.toString());
@@ -143,12 +145,8 @@ class RollingBloomFilterTest {
 
     @Test
     void unequalAfterAGenerationRoll() {
-        RollingBloomFilter a = seeded(4, 5);
-        RollingBloomFilter b = seeded(4, 5);
-        a.insert(new byte[] {1});
-        a.insert(new byte[] {2});
-        b.insert(new byte[] {1});
-        b.insert(new byte[] {2});
+        RollingBloomFilter a = seeded(4, 5, 1, 2);
+        RollingBloomFilter b = seeded(4, 5, 1, 2);
         assertEquals(a, b);
         a.insert(new byte[] {3});
         assertEquals(2, a.generation());
@@ -161,18 +159,13 @@ class RollingBloomFilterTest {
     /** Empty filters of the same shape differ only in nTweak, which decides every future cell. */
     @Test
     void theTweakIsPartOfTheState() {
-        RollingBloomFilter a = seeded(10, 5);
-        RollingBloomFilter b = seeded(10, 6);
-        assertNotEquals(a, b);
-        a.insert(new byte[] {9});
-        b.insert(new byte[] {9});
-        assertNotEquals(a, b);
+        assertNotEquals(seeded(10, 5), seeded(10, 6));
+        assertNotEquals(seeded(10, 5, 9), seeded(10, 6, 9));
     }
 
     @Test
     void copyIsEqualAndIndependent() {
-        RollingBloomFilter filter = seeded(10, 4);
-        filter.insert(new byte[] {1});
+        RollingBloomFilter filter = seeded(10, 4, 1);
         RollingBloomFilter copy = filter.copy();
         assertEquals(filter, copy);
         assertEquals(filter.hashCode(), copy.hashCode());
@@ -190,10 +183,8 @@ class RollingBloomFilterTest {
     /** reset() draws from the filter's own generator: a copy shares it, two seeded filters each have their own. */
     @Test
     void resetDrawsFromEachFiltersGenerator() {
-        RollingBloomFilter a = seeded(10, 8);
-        RollingBloomFilter b = seeded(10, 8);
-        a.insert(new byte[] {1});
-        b.insert(new byte[] {1});
+        RollingBloomFilter a = seeded(10, 8, 1);
+        RollingBloomFilter b = seeded(10, 8, 1);
         a.reset();
         b.reset();
         assertEquals(a, b, "the second draw of two generators seeded alike");
