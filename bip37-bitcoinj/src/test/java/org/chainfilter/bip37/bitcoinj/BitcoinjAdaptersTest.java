@@ -22,7 +22,7 @@ class BitcoinjAdaptersTest {
     @Test
     void blocksAndTransactionsRoundTripWithTheSameIds() {
         for (String name : Blocks.NAMES) {
-            Block block = Blocks.block(name);
+            Block block = Block.fromHex(Blocks.raw(name));
             org.bitcoinj.core.Block theirs = BitcoinjAdapters.toBitcoinj(block);
             assertEquals(block.hash(), BitcoinjAdapters.fromBitcoinj(theirs.getHash()));
             assertEquals(block, BitcoinjAdapters.fromBitcoinj(theirs));
@@ -57,7 +57,7 @@ class BitcoinjAdaptersTest {
 
     @Test
     void merkleBlocksRoundTripAndBitcoinjAgreesOnTheMatches() {
-        Block block = Blocks.block("block_13b8a");
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
         MerkleBlock ours = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(1), block.txids().get(8)));
         FilteredBlock theirs = BitcoinjAdapters.toBitcoinj(ours);
         assertEquals(List.of(BitcoinjAdapters.toBitcoinj(block.txids().get(1)),

@@ -38,7 +38,7 @@ class BitcoinjDeviationsTest {
     /** §6.1: bitcoinj tests the txid in display order; Core in internal order. */
     @Test
     void txidIsTestedInDisplayOrderByBitcoinj() {
-        Transaction tx = Blocks.tx("tx_b4749f");
+        Transaction tx = Transaction.fromHex(Blocks.raw("tx_b4749f"));
         Bip37BloomFilter internal = core(0);
         internal.insert(tx.txid().internalBytes());
         assertTrue(internal.isRelevantAndUpdate(tx), "Core matches the internal-order txid");
@@ -61,7 +61,7 @@ class BitcoinjDeviationsTest {
     /** §6.2: after a txid hit bitcoinj returns at once, so a matching output's outpoint is not inserted. */
     @Test
     void noOutpointUpdateAfterATxidHitInBitcoinj() {
-        Transaction tx = Blocks.tx("tx_b4749f");
+        Transaction tx = Transaction.fromHex(Blocks.raw("tx_b4749f"));
         byte[] outputPush = Hex.decode("04943fdd508053c75000106d3bc6e2754dbcff19");
         OutPoint firstOutput = new OutPoint(tx.txid(), 0);
 

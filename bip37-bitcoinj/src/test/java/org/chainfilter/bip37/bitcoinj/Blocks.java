@@ -1,7 +1,5 @@
 package org.chainfilter.bip37.bitcoinj;
 
-import org.chainfilter.btcwire.Block;
-import org.chainfilter.btcwire.Transaction;
 import org.chainfilter.testkit.VectorResource;
 
 /**
@@ -14,15 +12,8 @@ final class Blocks {
     private Blocks() {
     }
 
+    /** The {@code raw} field of a resource: the block or transaction serialization in hex. */
     static String raw(String name) {
         return VectorResource.field(Blocks.class, name, "raw");
-    }
-
-    static Block block(String name) {
-        return Block.fromHex(raw(name));
-    }
-
-    static Transaction tx(String name) {
-        return Transaction.fromHex(raw(name));
     }
 }

@@ -135,7 +135,7 @@ class DifferentialTest {
         int matches = 0;
         int steps = 0;
         for (String name : Blocks.NAMES) {
-            Block block = Blocks.block(name);
+            Block block = Block.fromHex(Blocks.raw(name));
             org.bitcoinj.core.Block theirBlock = BitcoinjAdapters.toBitcoinj(block);
             List<byte[]> candidates = candidates(block);
             for (int round = 0; round < 150; round++) {
@@ -163,7 +163,7 @@ class DifferentialTest {
     void merkleBlocksFromFiltersAreTheSameBytes() {
         Random random = new Random(13);
         for (String name : Blocks.NAMES) {
-            Block block = Blocks.block(name);
+            Block block = Block.fromHex(Blocks.raw(name));
             List<byte[]> candidates = candidates(block);
             for (int round = 0; round < 60; round++) {
                 Bip37BloomFilter ours = Bip37BloomFilter.fromElementsAndRate(20, 0.0001, random.nextInt(),
