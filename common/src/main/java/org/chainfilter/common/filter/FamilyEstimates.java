@@ -1,8 +1,6 @@
 package org.chainfilter.common.filter;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.chainfilter.common.math.BloomMath;
 import org.chainfilter.common.math.Shape;
 
@@ -54,14 +52,5 @@ final class FamilyEstimates {
             sum = count > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + count;
         }
         return sum;
-    }
-
-    /** An independent copy of each member, in order. */
-    static <F> List<F> copyEach(List<F> members, UnaryOperator<F> copy) {
-        List<F> copies = new ArrayList<>(members.size());
-        for (F member : members) {
-            copies.add(copy.apply(member));
-        }
-        return copies;
     }
 }

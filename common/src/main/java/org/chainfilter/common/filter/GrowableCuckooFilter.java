@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.chainfilter.common.bloom.KeyEncoder;
 
 /**
@@ -172,7 +173,7 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
     @Override
     public GrowableCuckooFilter<T> copy() {
         return new GrowableCuckooFilter<>(encoder, initialCapacity, falsePositiveRate,
-                FamilyEstimates.copyEach(tables, CuckooFilter::copy));
+                tables.stream().map(CuckooFilter::copy).collect(Collectors.toCollection(ArrayList::new)));
     }
 
     /**

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.Shape;
 
@@ -194,7 +195,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     @Override
     public ScalableBloomFilter<T> copy() {
         return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate,
-                FamilyEstimates.copyEach(stages, BloomFilter::copy));
+                stages.stream().map(BloomFilter::copy).collect(Collectors.toCollection(ArrayList::new)));
     }
 
     /**

@@ -1,8 +1,6 @@
 package org.chainfilter.common.filter;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 
 import java.util.List;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -47,18 +45,5 @@ class FamilyEstimatesTest {
         assertEquals(2, FamilyEstimates.summedElementCount(List.of(one, one)));
         assertEquals(Long.MAX_VALUE, FamilyEstimates.summedElementCount(List.of(full(), one)));
         assertEquals(Long.MAX_VALUE, FamilyEstimates.summedElementCount(List.of(one, full(), full())));
-    }
-
-    @Test
-    void copyEachCopiesEveryMemberInOrder() {
-        BloomFilter<Long> a = full();
-        BloomFilter<Long> b = BloomFilter.create(KeyEncoder.longs(), Shape.of(64, 2));
-        List<BloomFilter<Long>> copies = FamilyEstimates.copyEach(List.of(a, b), BloomFilter::copy);
-        assertEquals(2, copies.size());
-        assertNotSame(a, copies.get(0));
-        assertArrayEquals(a.toByteArray(), copies.get(0).toByteArray());
-        assertEquals(b.shape(), copies.get(1).shape());
-        b.put(5L);
-        assertEquals(0, copies.get(1).setBitCount(), "the copy is independent");
     }
 }
