@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleConsumer;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongToIntFunction;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
@@ -20,7 +22,7 @@ import org.chainfilter.common.math.Shape;
  *   magic    4 bytes  "CFFM" (0x4346464d)
  *   kind     1 byte   {@link #COUNTING} 1, {@link #SCALABLE} 2, {@link #BLOCKED} 3, {@link #CONCURRENT} 4, {@link #CUCKOO} 5,
  *                     {@link #GROWABLE_CUCKOO} 6
- *   version  1 byte   {@link #VERSION} (1)
+ *   version  1 byte   {@link #versionOf} the kind: 2 for {@link #BLOCKED} (new probe layout), 1 for the others
  *   then the kind's own fields, documented on its {@code writeTo}; word arrays as 64-bit big-endian words
  * </pre>
  *
@@ -35,6 +37,11 @@ import org.chainfilter.common.math.Shape;
 final class FamilyBinaryForm {
     static final int MAGIC = 0x4346464d;
     static final int VERSION = 1;
+    /**
+     * The blocked filter's version: 2 since its probes became bit fields of the hash. A version-1 blocked filter put
+     * its bits elsewhere, so reading one with this code would answer false for its members; it is refused instead.
+     */
+    static final int BLOCKED_VERSION = 2;
     static final int HEADER_BYTES = 6;
     static final int COUNTING = 1;
     static final int SCALABLE = 2;
@@ -53,7 +60,12 @@ final class FamilyBinaryForm {
     static void writeHeader(DataOutputStream out, int kind) throws IOException {
         out.writeInt(MAGIC);
         out.writeByte(kind);
-        out.writeByte(VERSION);
+        out.writeByte(versionOf(kind));
+    }
+
+    /** The binary-form version this code writes and reads for {@code kind}. */
+    static int versionOf(int kind) {
+        return kind == BLOCKED ? BLOCKED_VERSION : VERSION;
     }
 
     /**
@@ -65,7 +77,7 @@ final class FamilyBinaryForm {
         DataInputStream data = in instanceof DataInputStream ? (DataInputStream) in : new DataInputStream(in);
         int magic = data.readInt();
         if (magic != MAGIC) {
-            throw new IllegalArgumentException(String.format(
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "magic is 0x%08x; a chainfilter family filter starts with 0x%08x (\"CFFM\")", magic, MAGIC));
         }
         int readKind = data.readUnsignedByte();
@@ -74,9 +86,12 @@ final class FamilyBinaryForm {
                     "filter kind is " + readKind + "; expected " + kind + " (" + kindName + ")");
         }
         int version = data.readUnsignedByte();
-        if (version != VERSION) {
-            throw new IllegalArgumentException(
-                    kindName + " binary form version is " + version + "; this reader knows version " + VERSION);
+        int expected = versionOf(kind);
+        if (version != expected) {
+            String why = kind == BLOCKED && version == 1
+                    ? " (version 1 put its bits elsewhere: rebuild the filter)" : "";
+            throw new IllegalArgumentException(kindName + " binary form version is " + version
+                    + "; this reader knows version " + expected + why);
         }
         return data;
     }
@@ -172,7 +187,7 @@ final class FamilyBinaryForm {
         long[] read = readWords(data, words);
         int tailBits = (int) ((m * bitsPerPosition) & 63);
         if (tailBits != 0 && read[words - 1] >>> tailBits != 0) {
-            throw new IllegalArgumentException(String.format(usedTailRefusal, m));
+            throw new IllegalArgumentException(String.format(Locale.ROOT, usedTailRefusal, m));
         }
         return new ShapeAndWords(shape, read);
     }
@@ -207,8 +222,15 @@ final class FamilyBinaryForm {
      */
     static ChainHeader readChainHeader(InputStream in, int kind, String kindName, String memberNoun, int maxMembers)
             throws IOException {
+        return readChainHeader(in, kind, kindName, memberNoun, maxMembers, rateBound -> { });
+    }
+
+    /** As above, with {@code checkRate} applied to the rate bound as soon as it is read, before the other fields. */
+    static ChainHeader readChainHeader(InputStream in, int kind, String kindName, String memberNoun, int maxMembers,
+            DoubleConsumer checkRate) throws IOException {
         DataInputStream data = readHeader(in, kind, kindName);
         double rateBound = data.readDouble();
+        checkRate.accept(rateBound);
         long initialCapacity = data.readLong();
         int memberCount = data.readUnsignedByte();
         if (memberCount < 1 || memberCount > maxMembers) {

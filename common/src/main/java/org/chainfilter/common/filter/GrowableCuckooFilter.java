@@ -198,10 +198,10 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ChainHeader header =
-                FamilyBinaryForm.readChainHeader(in, FamilyBinaryForm.GROWABLE_CUCKOO, KIND, "table", MAX_TABLES);
+                FamilyBinaryForm.readChainHeader(in, FamilyBinaryForm.GROWABLE_CUCKOO, KIND, "table", MAX_TABLES,
+                        GrowableCuckooFilter::checkRate);
         DataInputStream data = header.data();
         double rate = header.rateBound();
-        checkRate(rate);
         long initialCapacity = header.initialCapacity();
         int tableCount = header.memberCount();
         long firstBuckets = CuckooFilter.bucketCountFor(initialCapacity);

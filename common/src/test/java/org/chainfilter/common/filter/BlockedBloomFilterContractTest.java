@@ -1,11 +1,13 @@
 package org.chainfilter.common.filter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
+import org.chainfilter.common.Hex;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -40,9 +42,28 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
     @Override
     String goldenHex() {
         // Recomputed outside Java (a Python MurmurHash3 x64_128 and the layout in BlockedBloomFilter's javadoc).
-        return "4346464d0301050000000200000000800000400000000002000000000000000400000000000000080040000000000000000000"
+        return "4346464d0302050000000200000000800000400000000002000000000000000400000000000000080040000000000000000000"
                 + "040040000000000000000000004000000000000000000000000012000000000000001000000000000000a00000000000000000"
                 + "04000404000000300800000000000000010000000008000020000000100000000000000000";
+    }
+
+    @Override
+    int formVersion() {
+        return 2;
+    }
+
+    /**
+     * A version-1 form (the layout before the probes became bit fields: this same filter's bytes then) is refused,
+     * not read into a filter that would answer false for its members.
+     */
+    @Test
+    void versionOneFormIsRefused() {
+        String versionOne = "4346464d0301050000000201001000000000000000400000000000000100000000040000100000000000000001000000"
+                + "000000000000000000020000000010000000000000800000000000800000000000000009000002000000000040000220"
+                + "00000000000000000000000000400000000000400000000000000000002201800000000000000001000004";
+        var e = assertThrows(IllegalArgumentException.class, () -> read(Hex.decode(versionOne), Long.MAX_VALUE));
+        assertEquals("blocked Bloom filter binary form version is 1; this reader knows version 2 (version 1 put its"
+                + " bits elsewhere: rebuild the filter)", e.getMessage());
     }
 
     /** Every k from 1 to 24 (the unrolled field probes and the multiplicative ones beyond 7) finds what it holds. */

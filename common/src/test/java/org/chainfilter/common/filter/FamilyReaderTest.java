@@ -19,17 +19,17 @@ class FamilyReaderTest {
     @Test
     void blockedReaderRefusesAProbeCountOutOfRange() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "19" + "00000001"), KeyEncoder.longs(), 1000));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "19" + "00000001"), KeyEncoder.longs(), 1000));
         assertEquals("hash function count is 25; a blocked filter takes 1 to 24", e.getMessage());
     }
 
     @Test
     void blockedReaderRefusesAHugeBlockCountBeforeAllocating() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "06" + "0ffffff0"), KeyEncoder.longs(), 1 << 20));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "06" + "0ffffff0"), KeyEncoder.longs(), 1 << 20));
         assertEquals("blocked Bloom filter is 17179868171 bytes; the caller allows at most 1048576", e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0301" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
         assertEquals("block count is 4294967295; a blocked filter holds 1 to 268435454 blocks", e.getMessage());
     }
 
@@ -77,5 +77,14 @@ class FamilyReaderTest {
         CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(10, 2));
         var e = assertThrows(IndexOutOfBoundsException.class, () -> filter.counter(10));
         assertEquals("counter index 10 is outside [0, 10)", e.getMessage());
+    }
+
+    /** A growable cuckoo filter's rate bound is checked as soon as it is read, before the fields after it. */
+    @Test
+    void growableCuckooRefusesABadRateBeforeReadingFurther() {
+        var e = assertThrows(IllegalArgumentException.class, () -> GrowableCuckooFilter.readFrom(
+                in("4346464d0601" + "3fe8000000000000"), KeyEncoder.longs(), 1 << 20));
+        assertEquals("false-positive rate is 0.75; a growable cuckoo filter supports rates in [2e-8, 0.5]",
+                e.getMessage());
     }
 }

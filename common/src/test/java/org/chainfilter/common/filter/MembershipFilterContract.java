@@ -52,6 +52,11 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
     /** Each bad parameter of the kind's factories, with the exact message of its {@link IllegalArgumentException}. */
     abstract Map<String, Executable> badParameters();
 
+    /** The binary-form version the kind writes. */
+    int formVersion() {
+        return 1;
+    }
+
     /** Where the version byte is in the binary form. */
     int versionOffset() {
         return FamilyBinaryForm.HEADER_BYTES - 1;
@@ -152,7 +157,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         byte[] badVersion = bytes.clone();
         badVersion[versionOffset()] = 9;
         e = assertThrows(IllegalArgumentException.class, () -> read(badVersion, Long.MAX_VALUE));
-        assertTrue(e.getMessage().endsWith(" version is 9; this reader knows version 1"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(" version is 9; this reader knows version " + formVersion()),
+                e.getMessage());
         assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, bytes.length - 1), Long.MAX_VALUE));
     }
 
