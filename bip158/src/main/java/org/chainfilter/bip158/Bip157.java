@@ -2,6 +2,7 @@ package org.chainfilter.bip158;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.chainfilter.btcwire.ByteReader;
 import org.chainfilter.btcwire.ByteWriter;
 import org.chainfilter.btcwire.Hash256;
@@ -37,7 +38,8 @@ public final class Bip157 {
 
     static void checkFilterType(int type, String message) {
         if (type != BasicFilter.FILTER_TYPE) {
-            throw new IllegalArgumentException(message + " filter type is 0x" + String.format("%02x", type)
+            throw new IllegalArgumentException(message + " filter type is 0x"
+                    + String.format(Locale.ROOT, "%02x", type)
                     + "; BIP158 defines only basic (0x00)");
         }
     }

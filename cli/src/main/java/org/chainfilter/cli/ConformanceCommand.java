@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chainfilter.testvectors.ConformanceReport;
@@ -123,7 +124,8 @@ final class ConformanceCommand implements Callable<Integer> {
     private static void listBundled(PrintWriter out) {
         List<VectorFile> bundledFiles = Suites.bundled();
         for (VectorFile file : bundledFiles) {
-            out.printf("%-40s %-26s %4d%n    %s%n", file.origin(), file.suite(), file.vectors().size(), file.source());
+            out.printf(Locale.ROOT, "%-40s %-26s %4d%n    %s%n", file.origin(), file.suite(), file.vectors().size(),
+                    file.source());
         }
         out.println(bundledFiles.size() + " files, " + bundledFiles.stream().mapToInt(f -> f.vectors().size()).sum()
                 + " vectors, in " + Suites.RESOURCE_DIRECTORY + " of chainfilter-testvectors");
@@ -137,9 +139,9 @@ final class ConformanceCommand implements Callable<Integer> {
             return;
         }
         Map<String, Integer> passed = report.passedPerSuite();
-        out.printf("%-26s %8s %8s%n", "suite", "vectors", "passed");
+        out.printf(Locale.ROOT, "%-26s %8s %8s%n", "suite", "vectors", "passed");
         for (Map.Entry<String, Integer> e : run.entrySet()) {
-            out.printf("%-26s %8d %8d%n", e.getKey(), e.getValue(), passed.getOrDefault(e.getKey(), 0));
+            out.printf(Locale.ROOT, "%-26s %8d %8d%n", e.getKey(), e.getValue(), passed.getOrDefault(e.getKey(), 0));
         }
     }
 }

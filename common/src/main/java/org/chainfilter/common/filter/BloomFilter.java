@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
@@ -262,7 +263,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
         DataInputStream data = new DataInputStream(in);
         int magic = data.readInt();
         if (magic != MAGIC) {
-            throw new IllegalArgumentException(String.format(
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "magic is 0x%08x; a chainfilter Bloom filter starts with 0x%08x (\"CFBF\")", magic, MAGIC));
         }
         int version = data.readUnsignedByte();

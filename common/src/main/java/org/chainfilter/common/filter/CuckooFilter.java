@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Locale;
 import java.util.Objects;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -154,7 +155,8 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     public boolean put(T element) {
         if (victimUsed) {
             throw new FilterFullException("cuckoo filter is full: " + count + " items in " + table.bucketCount
-                    + " buckets of 4 (load " + String.format("%.4f", load()) + "); remove items or create a larger filter");
+                    + " buckets of 4 (load " + String.format(Locale.ROOT, "%.4f", load())
+                    + "); remove items or create a larger filter");
         }
         return encoder.hash128(element, 0, putHash);
     }

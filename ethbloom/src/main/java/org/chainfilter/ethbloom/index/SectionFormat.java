@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.zip.CRC32C;
 
 import org.chainfilter.ethbloom.LogsBloom;
@@ -72,7 +73,7 @@ final class SectionFormat {
     }
 
     static Path sectionPath(Path directory, long section) {
-        return directory.resolve(String.format("section-%010d.bits", section));
+        return directory.resolve(String.format(Locale.ROOT, "section-%010d.bits", section));
     }
 
     static int crc32c(ByteBuffer buffer, int offset, int length) {
