@@ -3,11 +3,15 @@ package org.chainfilter.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.BlockScanner;
@@ -133,7 +137,7 @@ final class EthScanCommand implements Callable<Integer> {
         ScanSummary summary;
         try {
             summary = builder.build().scan(filter, fromBlock, toBlock == null ? Long.MAX_VALUE : toBlock,
-                    log -> out.println(json(log)));
+                    printer(out, checkpointFile != null));
         } catch (ScanException e) {
             out.flush();
             throw new IllegalStateException(e.getMessage()
@@ -200,6 +204,28 @@ final class EthScanCommand implements Callable<Integer> {
                     err.printf(Locale.ROOT, "the node refused eth_getLogs %d..%d (%s): splitting it%n",
                             fromBlockOfRange, toBlockOfRange, problem);
                 }
+            }
+        };
+    }
+
+    /**
+     * Prints each log as a JSON line and flushes it. A {@link PrintWriter} swallows write errors (EPIPE once the reader
+     * of a pipe, e.g. {@code head -n1}, has gone), so the consumer asks {@link PrintWriter#checkError()} after every
+     * log and throws when the log did not get out. The scanner saves a block's checkpoint only after the consumer has
+     * returned for every log of that block, so the checkpoint stays before the block whose log was lost and a rerun
+     * with it prints that block again.
+     *
+     * @throws UncheckedIOException from the consumer, naming the block whose log was lost and how to resume
+     */
+    static Consumer<Log> printer(PrintWriter out, boolean checkpointed) {
+        return log -> {
+            out.println(json(log));
+            out.flush();
+            if (out.checkError()) {
+                BigInteger block = log.getBlockNumber();
+                throw new UncheckedIOException(new IOException("standard output is closed: a log of block " + block
+                        + " was not delivered (the logs of the blocks before it were); resume with --from " + block
+                        + (checkpointed ? " or the same --checkpoint" : "")));
             }
         };
     }

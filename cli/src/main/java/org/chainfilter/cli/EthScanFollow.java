@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chainfilter.ethbloom.LogFilter;
@@ -14,6 +15,7 @@ import org.chainfilter.ethbloom.scan.Checkpoint;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
+import org.web3j.protocol.core.methods.response.Log;
 
 /**
  * The follow mode of {@code chainfilter eth scan}: scan from {@code --from} up to the confirmed head, then poll the node
@@ -27,6 +29,9 @@ import org.chainfilter.ethbloom.scan.ScanSummary;
  * exactly as a resumed {@code eth scan} would. Blocks within the confirmation depth are never read, so a shallower
  * reorganisation is never seen at all. Keeping a pass to one batch is what lets a stop request finish "the current
  * batch" and no more.
+ *
+ * <p>Output: each log is flushed as it is printed; once stdout is closed (its reader, e.g. {@code head -n1}, gone) the
+ * follow ends with an error before the scanner checkpoints the block whose log was lost.
  *
  * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop and waits, at most {@link #STOP_GRACE}, for
  * the batch in progress to be printed and checkpointed; the loop then prints the summary and the last scanned block,
@@ -134,6 +139,7 @@ final class EthScanFollow {
         err.flush();
         ScanSummary total = null;
         String reason;
+        Consumer<Log> printer = EthScanCommand.printer(out, !(checkpoints instanceof MemoryCheckpointStore));
         try {
             while (true) {
                 if (stopRequested.getCount() == 0) {
@@ -145,10 +151,7 @@ final class EthScanFollow {
                     break;
                 }
                 long end = Math.min(until, saturatedSum(next, batchBlocks - 1L));
-                ScanSummary pass = scanner.scan(filter, fromBlock, end, log -> {
-                    out.println(EthScanCommand.json(log));
-                    out.flush();
-                });
+                ScanSummary pass = scanner.scan(filter, fromBlock, end, printer);
                 total = combined(total == null ? nothingBefore(pass) : total, pass);
                 lastScannedBlock = pass.lastBlock();
                 next = pass.lastBlock() + 1;

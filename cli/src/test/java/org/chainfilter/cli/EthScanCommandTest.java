@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -14,6 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.node.LogText;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
@@ -112,6 +116,47 @@ class EthScanCommandTest {
         List<String> both = new ArrayList<>(printed(first));
         both.addAll(printed(second));
         assertEquals(anvilLogs(List.of(address), transfer(), 0, chain.head()), both);
+    }
+
+    @Test
+    void aClosedStdoutEndsTheScanBeforeTheCheckpointPassesTheLostLog(@TempDir Path dir) {
+        String address = chain.eventSources().get(1);
+        List<String> all = anvilLogs(List.of(address), transfer(), 0, chain.head());
+        assertTrue(all.size() > 10, "Transfer logs: " + all.size());
+        String[] args = {"eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--to",
+            Long.toString(chain.head()), "--address", address, "--topic", transfer(), "--confirmations", "0",
+            "--batch", "16", "--checkpoint", dir.resolve("scan.checkpoint").toString(), "--quiet"};
+        assertClosedStdoutLosesNothing(all, dir.resolve("scan.checkpoint"), args, () -> CliRun.of(args).out);
+    }
+
+    /**
+     * Runs {@code args} with a stdout closed after 5 lines: the command must end with status 1 and the one-line error
+     * naming the block of the first log lost, the checkpoint must not pass that block, and {@code rerun} (the same
+     * command) must print the rest, so that the logs before that block plus the rerun's are {@code all}.
+     */
+    static void assertClosedStdoutLosesNothing(List<String> all, Path checkpoint, String[] args,
+                                               Supplier<String> rerun) {
+        ClosingStdout stdout = new ClosingStdout(5);
+        StringWriter err = new StringWriter();
+        int status = ChainfilterCommand.execute(stdout.writer(), new PrintWriter(err), args);
+        long lostBlock = block(all.get(5));
+        assertEquals(1, status, err::toString);
+        assertEquals(all.subList(0, 5), printedLogs(stdout.received()));
+        assertTrue(err.toString().strip().endsWith("chainfilter: standard output is closed: a log of block "
+                + lostBlock + " was not delivered (the logs of the blocks before it were); resume with --from "
+                + lostBlock + " or the same --checkpoint"), err::toString);
+        long lastWholeBlock = all.subList(0, 5).stream().mapToLong(EthScanCommandTest::block)
+                .filter(block -> block < lostBlock).max().orElse(-1);
+        long nextBlock = new FileCheckpointStore(checkpoint).load().orElseThrow().nextBlock();
+        assertTrue(nextBlock > lastWholeBlock && nextBlock <= lostBlock,
+                "checkpoint at " + nextBlock + ", lost block " + lostBlock + ", last whole block " + lastWholeBlock);
+        List<String> both = new ArrayList<>(all.subList(0, 5).stream().filter(log -> block(log) < nextBlock).toList());
+        both.addAll(printedLogs(rerun.get()));
+        assertEquals(all, both);
+    }
+
+    private static long block(String logText) {
+        return Long.parseLong(logText.substring(0, logText.indexOf(' ')));
     }
 
     @Test

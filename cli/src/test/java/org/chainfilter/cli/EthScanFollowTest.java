@@ -282,6 +282,21 @@ class EthScanFollowTest {
                 + (end - 2) + "; resume with --from " + (end - 1) + " or the same --checkpoint"), again.err());
     }
 
+    @Test
+    void aClosedStdoutEndsTheFollowBeforeTheCheckpointPassesTheLostLog(@TempDir Path dir) {
+        String watched = chain.eventSources().get(2);
+        long end = head();
+        Path checkpoint = dir.resolve("follow.checkpoint");
+        String[] args = {"eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--follow", "--until-block",
+            Long.toString(end), "--confirmations", "0", "--poll-interval", "20ms", "--batch", "4", "--checkpoint",
+            checkpoint.toString(), "--address", watched, "--topic", transfer(), "--quiet"};
+        EthScanCommandTest.assertClosedStdoutLosesNothing(anvilLogs(watched, 0, end), checkpoint, args, () -> {
+            Background again = Background.start(args);
+            assertEquals(0, again.status(), again::toString);
+            return again.out();
+        });
+    }
+
     private static String transfer() {
         return TestChain.topic0("Transfer(address,address,uint256)");
     }
