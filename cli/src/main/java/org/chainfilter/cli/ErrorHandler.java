@@ -1,6 +1,7 @@
 package org.chainfilter.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
@@ -31,12 +32,17 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
 
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, CommandLine.ParseResult parseResult) {
-        cmd.getErr().println("chainfilter: " + oneLine(describe(e)));
-        if (System.getenv("CHAINFILTER_DEBUG") != null) {
-            e.printStackTrace(cmd.getErr());
-        }
-        cmd.getErr().flush();
+        report(e, cmd.getErr());
         return e instanceof ParameterException ? USAGE : FAILURE;
+    }
+
+    /** Prints {@code chainfilter: <message>} for {@code e} (and its stack trace when debugging), then flushes. */
+    static void report(Throwable e, PrintWriter err) {
+        err.println("chainfilter: " + oneLine(describe(e)));
+        if (System.getenv("CHAINFILTER_DEBUG") != null) {
+            e.printStackTrace(err);
+        }
+        err.flush();
     }
 
     /** The message a user sees for {@code e}. */

@@ -109,13 +109,21 @@ final class EthScanFollow {
         return interval;
     }
 
-    /** Follows until stopped; returns the exit status (0). Installs, and on return removes, the shutdown hook. */
+    /**
+     * Follows until stopped; returns the exit status: 0, or {@link ErrorHandler#FAILURE} after printing the one-line
+     * error. Installs, and on return removes, the shutdown hook.
+     */
     int run() {
         Thread hook = new Thread(this::stopFromShutdownHook, "chainfilter-eth-scan-follow-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             follow();
             return 0;
+        } catch (RuntimeException e) {
+            // Printed here, before the latch below is released: during Ctrl-C the shutdown hook returns as soon as it
+            // is, the JVM may then halt before picocli's handler prints, and the exit status (130, 143) says nothing.
+            ErrorHandler.report(e, err);
+            return ErrorHandler.FAILURE;
         } finally {
             finished.countDown();
             try {
@@ -206,7 +214,8 @@ final class EthScanFollow {
         }
     }
 
-    private void stopFromShutdownHook() {
+    /** The shutdown hook's work: asks the loop to stop, then waits for {@link #run} to finish (or the grace). */
+    void stopFromShutdownHook() {
         stopRequested.countDown();
         try {
             if (!finished.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -18,17 +18,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.web3j.protocol.core.Request;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.http.HttpService;
 
 /**
  * {@code chainfilter eth scan --follow} against a real anvil: blocks with matching and non-matching logs are mined
@@ -295,6 +303,61 @@ class EthScanFollowTest {
             assertEquals(0, again.status(), again::toString);
             return again.out();
         });
+    }
+
+    /**
+     * The order Ctrl-C depends on: a failure of the batch in progress is printed before the follow lets the shutdown
+     * hook return (after which the JVM may halt), and the status is a failure. The hook's work runs on a thread here;
+     * the node's answer is held back until that thread waits, then fails.
+     */
+    @Test
+    void anErrorWhileStoppingIsPrintedBeforeTheShutdownHookReturns() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        HttpService failing = new HttpService("http://127.0.0.1:1") {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                asked.countDown();
+                await(answer);
+                throw new IOException("connection reset");
+            }
+        };
+        StringWriter err = new StringWriter();
+        EthScanFollow follow = follow(failing, LogFilter.builder().build(), 0, Long.MAX_VALUE, new StringWriter(), err);
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        await(asked);
+        AtomicReference<String> errWhenTheHookReturned = new AtomicReference<>();
+        Thread hook = new Thread(() -> {
+            follow.stopFromShutdownHook();
+            errWhenTheHookReturned.set(err.toString());
+        });
+        hook.start();
+        awaitCondition(() -> hook.getState() == Thread.State.TIMED_WAITING, () -> "the hook is " + hook.getState());
+        answer.countDown();
+        hook.join(WAIT.toMillis());
+        assertEquals(1, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        String printed = errWhenTheHookReturned.get();
+        assertTrue(printed != null && printed.contains("chainfilter: eth_blockNumber failed 1 times in a row")
+                && printed.strip().endsWith("IOException: connection reset (follow: no block scanned)"), printed);
+    }
+
+    /** A follow with no confirmations and an in-memory checkpoint over {@code service}, one attempt per call. */
+    private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
+                                        StringWriter out, StringWriter err) {
+        EthScanFollow.MemoryCheckpointStore checkpoints = new EthScanFollow.MemoryCheckpointStore();
+        BlockScanner scanner = BlockScanner.builder(service).confirmations(0).checkpoints(checkpoints)
+                .retryPolicy(RetryPolicy.of(1, Duration.ofMillis(1), Duration.ofMillis(1))).build();
+        return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
+                Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(WAIT.toSeconds(), TimeUnit.SECONDS), "waited " + WAIT.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static String transfer() {
