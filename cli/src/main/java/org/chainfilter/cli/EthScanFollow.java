@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.CheckpointAheadOfHeadException;
 import org.chainfilter.ethbloom.scan.Checkpoint;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
@@ -27,8 +28,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * from its own checkpoint and, before it does, compares the checkpointed block's hash with the node's: a reorganisation
  * deeper than the confirmations that reaches below the last scanned block ends the follow with the scanner's error,
  * exactly as a resumed {@code eth scan} would. Blocks within the confirmation depth are never read, so a shallower
- * reorganisation is never seen at all. Keeping a pass to one batch is what lets a stop request finish "the current
- * batch" and no more.
+ * reorganisation is never seen at all. A head reported below the checkpointed block (a load-balanced provider
+ * answering from a node that lags) is not an error here: the pass is skipped and the head polled again. Keeping a
+ * pass to one batch is what lets a stop request finish "the current batch" and no more.
  *
  * <p>Output: each log is flushed as it is printed; once stdout is closed (its reader, e.g. {@code head -n1}, gone) the
  * follow ends with an error before the scanner checkpoints the block whose log was lost.
@@ -148,6 +150,7 @@ final class EthScanFollow {
         ScanSummary total = null;
         String reason;
         Consumer<Log> printer = EthScanCommand.printer(out, !(checkpoints instanceof MemoryCheckpointStore));
+        boolean waitingForHead = false;
         try {
             while (true) {
                 if (stopRequested.getCount() == 0) {
@@ -159,7 +162,26 @@ final class EthScanFollow {
                     break;
                 }
                 long end = Math.min(until, saturatedSum(next, batchBlocks - 1L));
-                ScanSummary pass = scanner.scan(filter, fromBlock, end, printer);
+                ScanSummary pass;
+                try {
+                    pass = scanner.scan(filter, fromBlock, end, printer);
+                } catch (CheckpointAheadOfHeadException behind) {
+                    // Behind a load balancer eth_blockNumber may come from a node a few blocks behind the one that
+                    // served the checkpointed block: not caught up yet. Nothing was printed, the checkpoint is as it
+                    // was, and a changed block hash is still caught (a plain ScanException) once the head is back.
+                    if (!waitingForHead) {
+                        err.printf(Locale.ROOT, "the node's head %d is below the last scanned block %d; waiting for"
+                                + " it to catch up%n", behind.headBlock(), behind.checkpointBlock());
+                        err.flush();
+                        waitingForHead = true;
+                    }
+                    if (awaitStop(pollInterval)) {
+                        reason = "stopped by a signal";
+                        break;
+                    }
+                    continue;
+                }
+                waitingForHead = false;
                 total = combined(total == null ? nothingBefore(pass) : total, pass);
                 lastScannedBlock = pass.lastBlock();
                 next = pass.lastBlock() + 1;

@@ -22,10 +22,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
 import org.web3j.protocol.http.HttpService;
 
 /**
@@ -341,6 +344,27 @@ class EthScanFollowTest {
                 && printed.strip().endsWith("IOException: connection reset (follow: no block scanned)"), printed);
     }
 
+    @Test
+    void aHeadThatDropsBelowTheLastScannedBlockIsWaitedForNotFatal() throws Exception {
+        String watched = chain.eventSources().get(1);
+        long start = head();
+        LaggingHead service = new LaggingHead(chain.node().url(), start - 2, 3);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        EthScanFollow follow = follow(service, filter, start - 6, start + 1, out, err);
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        awaitCondition(() -> service.lies.get() == 0 || status.isDone(), err::toString);
+        mine(List.of(fire(watched, TRANSFER)));
+        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        assertEquals(anvilLogs(watched, start - 6, start + 1), EthScanCommandTest.printedLogs(out.toString()));
+        String waiting = "the node's head " + (start - 2) + " is below the last scanned block " + start
+                + "; waiting for it to catch up";
+        assertEquals(1, err.toString().split(Pattern.quote(waiting), -1).length - 1, err::toString);
+        assertTrue(err.toString().strip().endsWith("follow block " + (start + 1) + " reached; last scanned block "
+                + (start + 1) + "; resume with --from " + (start + 2) + " or the same --checkpoint"), err::toString);
+    }
+
     /** A follow with no confirmations and an in-memory checkpoint over {@code service}, one attempt per call. */
     private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
                                         StringWriter out, StringWriter err) {
@@ -349,6 +373,35 @@ class EthScanFollowTest {
                 .retryPolicy(RetryPolicy.of(1, Duration.ofMillis(1), Duration.ofMillis(1))).build();
         return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
                 Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err));
+    }
+
+    /**
+     * A load-balanced provider: {@code eth_blockNumber} calls 2 to {@code 1 + lies} are answered by a backend whose
+     * head is {@code laggingHead}; everything else by the node.
+     */
+    private static final class LaggingHead extends HttpService {
+        final AtomicInteger lies;
+        private final AtomicInteger headCalls = new AtomicInteger();
+        private final long laggingHead;
+
+        LaggingHead(String url, long laggingHead, int lies) {
+            super(url);
+            this.laggingHead = laggingHead;
+            this.lies = new AtomicInteger(lies);
+        }
+
+        @Override
+        public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+            if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() > 1
+                    && lies.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                EthBlockNumber answer = new EthBlockNumber();
+                answer.setId(request.getId());
+                answer.setJsonrpc("2.0");
+                answer.setResult("0x" + Long.toHexString(laggingHead));
+                return type.cast(answer);
+            }
+            return super.send(request, type);
+        }
     }
 
     private static void await(CountDownLatch latch) {

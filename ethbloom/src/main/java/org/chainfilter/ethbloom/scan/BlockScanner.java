@@ -143,8 +143,7 @@ public final class BlockScanner {
     private void verifyUnchanged(RpcSession rpc, Checkpoint checkpoint, long head) {
         long block = checkpoint.nextBlock() - 1;
         if (block > head) {
-            throw new ScanException("the checkpoint is past block " + block + " but the node's head is " + head
-                    + ": is this the same chain, fully synced?");
+            throw new CheckpointAheadOfHeadException(block, head);
         }
         String hash = rpc.blocks(block, block).get(0).getHash();
         if (!checkpoint.lastBlockHash().equalsIgnoreCase(hash)) {

@@ -329,6 +329,24 @@ class BlockScannerProviderTest {
         assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but the checkpoint recorded "
                 + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint (deeper than 3"
                 + " confirmations); rescan from an earlier block with a new checkpoint", e.getMessage());
+        assertFalse(e instanceof CheckpointAheadOfHeadException, "a changed hash is never a head to wait for");
+    }
+
+    @Test
+    void aCheckpointPastTheHeadIsReportedWithBothBlocksAndLeftAlone() {
+        RecordingStore store = new RecordingStore();
+        scanner().checkpoints(store).build().scan(TOPIC_2, 0, 99, log -> { });
+        List<FakeBlock> behind = new ArrayList<>(provider.chain.subList(98, provider.chain.size()));
+        provider.chain.subList(98, provider.chain.size()).clear();
+        CheckpointAheadOfHeadException e = assertThrows(CheckpointAheadOfHeadException.class,
+                () -> scanner().checkpoints(store).confirmations(0).build().scan(TOPIC_2, 0, 299, log -> { }));
+        assertEquals("the checkpoint is past block 99 but the node's head is 97: is this the same chain, fully"
+                + " synced?", e.getMessage());
+        assertEquals(99, e.checkpointBlock());
+        assertEquals(97, e.headBlock());
+        assertEquals(100, store.last().nextBlock());
+        provider.chain.addAll(behind);
+        assertEquals(expected(TOPIC_2, 100, 299), scan(scanner().checkpoints(store).build(), TOPIC_2, 0, 299));
     }
 
     @Test
