@@ -55,7 +55,7 @@ final class EthScanCommand implements Callable<Integer> {
 
     @Option(names = "--to", paramLabel = "N",
             description = "The last block (default: the head minus --confirmations). With --follow: the end of the"
-                    + " initial range, from which --max-new-blocks counts.")
+                    + " initial range, from which --max-new-blocks counts (refused without --max-new-blocks).")
     private Long toBlock;
 
     @Option(names = "--follow",
@@ -160,6 +160,16 @@ final class EthScanCommand implements Callable<Integer> {
         }
         if (untilBlock != null && untilBlock < fromBlock) {
             throw new IllegalArgumentException("--until-block " + untilBlock + " is below --from " + fromBlock);
+        }
+        if (toBlock != null && maxNewBlocks == null) {
+            // A follow goes on past --to anyway; alone, --to would change nothing.
+            throw new IllegalArgumentException("--to " + toBlock + " with --follow only sets where --max-new-blocks"
+                    + " starts counting; give --max-new-blocks too, or --until-block " + toBlock
+                    + " to stop at that block");
+        }
+        if (untilBlock != null && toBlock != null && untilBlock < toBlock) {
+            throw new IllegalArgumentException("--until-block " + untilBlock + " is below --to " + toBlock
+                    + "; the follow would stop before the end of the initial range");
         }
         if (maxNewBlocks != null && maxNewBlocks < 0) {
             throw new IllegalArgumentException("--max-new-blocks is " + maxNewBlocks + "; it must not be negative");

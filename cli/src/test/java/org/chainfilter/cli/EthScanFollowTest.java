@@ -251,6 +251,10 @@ class EthScanFollowTest {
                 "--poll-interval is 3601s; it must be from 10ms to 3600s");
         refused.put(List.of("--follow", "--until-block", "4"), "--until-block 4 is below --from 5");
         refused.put(List.of("--follow", "--to", "4"), "--to 4 is below --from 5");
+        refused.put(List.of("--follow", "--to", "9"), "--to 9 with --follow only sets where --max-new-blocks starts"
+                + " counting; give --max-new-blocks too, or --until-block 9 to stop at that block");
+        refused.put(List.of("--follow", "--to", "9", "--max-new-blocks", "3", "--until-block", "8"),
+                "--until-block 8 is below --to 9; the follow would stop before the end of the initial range");
         refused.put(List.of("--follow", "--max-new-blocks", "-1"), "--max-new-blocks is -1; it must not be negative");
         refused.put(List.of("--follow", "--confirmations", "-3"), "confirmations is -3; it must not be negative");
         refused.put(List.of("--until-block", "9"),
