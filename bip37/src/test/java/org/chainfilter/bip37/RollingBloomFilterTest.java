@@ -120,7 +120,6 @@ class RollingBloomFilterTest {
             assertEquals(a.hashCode(), b.hashCode(), "after insert " + i);
         }
         assertEquals(a.toString(), b.toString());
-        assertEquals(a, a);
         assertNotEquals(a, null);
         assertNotEquals(a, (Object) Bip37BloomFilter.fromElementsAndRate(10, 0.001, 0, 0));
     }
