@@ -4,7 +4,7 @@ import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.Transaction;
 import org.chainfilter.common.Hex;
-import org.chainfilter.testkit.VectorResource;
+import org.chainfilter.testkit.bitcoin.BitcoinData;
 
 /**
  * The published blocks and transactions the BIP37 tests use. Each resource's {@code #} lines cite repository, path,
@@ -16,7 +16,7 @@ final class Vectors {
 
     /** The {@code raw} field of a resource: a block's or transaction's serialization in hex. */
     static String raw(String name) {
-        return VectorResource.field(Vectors.class, name, "raw");
+        return BitcoinData.raw(name);
     }
 
     /** Core test/util/setup_common.cpp getBlock13b8a(), bloom_tests.cpp blocks: see the resource files. */

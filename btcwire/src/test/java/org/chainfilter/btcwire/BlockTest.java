@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.chainfilter.common.Hex;
-import org.chainfilter.testkit.VectorResource;
+import org.chainfilter.testkit.bitcoin.BitcoinData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +24,7 @@ class BlockTest {
     @ValueSource(strings = {"block_13b8a", "block_5a4ded", "block_dab013", "block_b731f2", "testnet_0",
         "testnet_926485", "testnet_1263442"})
     void realBlocksParseHashAndMatchTheirMerkleRoot(String name) {
-        Map<String, String> v = VectorResource.load(BlockTest.class, name);
+        Map<String, String> v = BitcoinData.load(name);
         byte[] raw = Hex.decode(v.get("raw"));
         Block block = Block.parse(raw);
         assertEquals(v.get("hash"), block.hash().toDisplayHex());
@@ -75,7 +75,7 @@ class BlockTest {
         raw[40] ^= 1;
         Block block = Block.parse(raw);
         assertFalse(block.merkleRootMatches());
-        assertNotEquals(VectorResource.field(BlockTest.class, "block_5a4ded", "hash"), block.hash().toDisplayHex());
+        assertNotEquals(BitcoinData.field("block_5a4ded", "hash"), block.hash().toDisplayHex());
     }
 
     @Test
@@ -117,6 +117,6 @@ class BlockTest {
     }
 
     private static String raw(String name) {
-        return VectorResource.field(BlockTest.class, name, "raw");
+        return BitcoinData.raw(name);
     }
 }

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.chainfilter.common.Hex;
-import org.chainfilter.testkit.VectorResource;
+import org.chainfilter.testkit.bitcoin.BitcoinData;
 import org.junit.jupiter.api.Test;
 
 class TransactionTest {
@@ -19,7 +19,7 @@ class TransactionTest {
     @Test
     void publishedTransactionsHaveTheirPublishedTxids() {
         for (String name : List.of("tx_b4749f", "tx_e2769b")) {
-            Map<String, String> v = VectorResource.load(TransactionTest.class, name);
+            Map<String, String> v = BitcoinData.load(name);
             Transaction tx = Transaction.fromHex(v.get("raw"));
             assertEquals(v.get("txid"), tx.txid().toDisplayHex());
             assertEquals(tx.txid(), tx.wtxid());
@@ -137,6 +137,6 @@ class TransactionTest {
     }
 
     private static String raw(String name) {
-        return VectorResource.field(TransactionTest.class, name, "raw");
+        return BitcoinData.raw(name);
     }
 }

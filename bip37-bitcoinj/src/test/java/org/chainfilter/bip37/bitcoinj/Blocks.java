@@ -1,6 +1,6 @@
 package org.chainfilter.bip37.bitcoinj;
 
-import org.chainfilter.testkit.VectorResource;
+import org.chainfilter.testkit.bitcoin.BitcoinData;
 
 /**
  * The published blocks and transactions of the BIP37 vectors; each resource's {@code #} lines cite repository, path,
@@ -14,6 +14,6 @@ final class Blocks {
 
     /** The {@code raw} field of a resource: the block or transaction serialization in hex. */
     static String raw(String name) {
-        return VectorResource.field(Blocks.class, name, "raw");
+        return BitcoinData.raw(name);
     }
 }
