@@ -11,8 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
-import org.chainfilter.ethbloom.scan.CheckpointAheadOfHeadException;
 import org.chainfilter.ethbloom.scan.Checkpoint;
+import org.chainfilter.ethbloom.scan.CheckpointAheadOfHeadException;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
@@ -137,7 +137,13 @@ final class EthScanFollow {
     }
 
     private void follow() {
-        long next = resumePoint();
+        lastScannedBlock = fromBlock - 1;
+        long next;
+        try {
+            next = scanner.startBlock(filter, fromBlock);
+        } catch (ScanException e) {
+            throw failed(e);
+        }
         long until = untilBlock;
         boolean untilSettled = maxNewBlocks == null || initialRangeEnd != null;
         if (maxNewBlocks != null && initialRangeEnd != null) {
@@ -197,8 +203,7 @@ final class EthScanFollow {
             }
         } catch (ScanException e) {
             out.flush();
-            // No resume advice here: after a reorganisation below the checkpoint, resuming after it would be wrong.
-            throw new IllegalStateException(e.getMessage() + " (follow: " + lastScanned() + ")", e);
+            throw failed(e);
         }
         out.flush();
         if (total != null) {
@@ -208,13 +213,12 @@ final class EthScanFollow {
         err.flush();
     }
 
-    /** The user's {@code --from}, or the next block of a checkpoint written for this filter when that is later. */
-    private long resumePoint() {
-        Optional<Checkpoint> saved = checkpoints.load();
-        if (saved.isPresent() && saved.get().filterFingerprint().equals(Checkpoint.fingerprint(filter))) {
-            return Math.max(fromBlock, saved.get().nextBlock());
-        }
-        return fromBlock;
+    /**
+     * The scanner's error with the last scanned block. No resume advice: after a reorganisation below the checkpoint,
+     * or with a checkpoint of another filter, resuming after it would be wrong.
+     */
+    private IllegalStateException failed(ScanException e) {
+        return new IllegalStateException(e.getMessage() + " (follow: " + lastScanned() + ")", e);
     }
 
     private String resumeAdvice() {

@@ -100,14 +100,9 @@ public final class BlockScanner {
         long end = Math.min(toBlockInclusive, head - confirmations);
         String fingerprint = Checkpoint.fingerprint(filter);
         long start = fromBlock;
-        Optional<Checkpoint> saved = checkpoints.load();
+        Optional<Checkpoint> saved = savedCheckpoint(fingerprint);
         if (saved.isPresent()) {
             Checkpoint checkpoint = saved.get();
-            if (!checkpoint.filterFingerprint().equals(fingerprint)) {
-                throw new ScanException("the checkpoint was written for another filter (fingerprint "
-                        + checkpoint.filterFingerprint() + ", this filter " + fingerprint
-                        + "); use a new checkpoint for a new filter");
-            }
             if (checkpoint.nextBlock() > fromBlock) {
                 start = checkpoint.nextBlock();
                 verifyUnchanged(rpc, checkpoint, head);
@@ -138,6 +133,28 @@ public final class BlockScanner {
     /** {@link #scan} up to the safe head ({@code head - confirmations}). */
     public ScanSummary scanToSafeHead(LogFilter filter, long fromBlock, Consumer<? super Log> consumer) {
         return scan(filter, fromBlock, Long.MAX_VALUE, consumer);
+    }
+
+    /**
+     * The block a {@link #scan} from {@code fromBlock} with {@code filter} starts at: {@code fromBlock}, or the next block
+     * of this scanner's checkpoint when that is later. Reads only the checkpoint store, not the node.
+     *
+     * @throws ScanException if the checkpoint was written for another filter
+     */
+    public long startBlock(LogFilter filter, long fromBlock) {
+        return savedCheckpoint(Checkpoint.fingerprint(filter)).map(c -> Math.max(fromBlock, c.nextBlock()))
+                .orElse(fromBlock);
+    }
+
+    /** The stored checkpoint, refused if it was written for a filter with another fingerprint. */
+    private Optional<Checkpoint> savedCheckpoint(String fingerprint) {
+        Optional<Checkpoint> saved = checkpoints.load();
+        if (saved.isPresent() && !saved.get().filterFingerprint().equals(fingerprint)) {
+            throw new ScanException("the checkpoint was written for another filter (fingerprint "
+                    + saved.get().filterFingerprint() + ", this filter " + fingerprint
+                    + "); use a new checkpoint for a new filter");
+        }
+        return saved;
     }
 
     private void verifyUnchanged(RpcSession rpc, Checkpoint checkpoint, long head) {

@@ -105,6 +105,21 @@ class BlockScannerRestartTest {
                 () -> scanner.scan(LogFilter.matchAll(), 0, 40, log -> { }));
         assertTrue(refused.getMessage().startsWith("the checkpoint was written for another filter"),
                 refused.getMessage());
+        ScanException refusedStart = assertThrows(ScanException.class,
+                () -> scanner.startBlock(LogFilter.matchAll(), 0));
+        assertEquals(refused.getMessage(), refusedStart.getMessage());
+    }
+
+    /** startBlock: --from without a checkpoint, the checkpoint's next block when later, --from when that is later. */
+    @Test
+    void startBlockResumesFromTheCheckpointOfTheSameFilter(TestChain chain, @TempDir Path dir) {
+        FileCheckpointStore checkpoint = new FileCheckpointStore(dir.resolve("scan.checkpoint"));
+        BlockScanner scanner = BlockScanner.builder(new HttpService(chain.node().url())).checkpoints(checkpoint).build();
+        LogFilter filter = busyFilter(chain);
+        assertEquals(5, scanner.startBlock(filter, 5));
+        ScanSummary summary = scanner.scan(filter, 0, 20, log -> { });
+        assertEquals(summary.lastBlock() + 1, scanner.startBlock(filter, 0));
+        assertEquals(summary.lastBlock() + 7, scanner.startBlock(filter, summary.lastBlock() + 7));
     }
 
     /** Logs of two of the three event sources: spread over the whole chain. */
