@@ -34,8 +34,16 @@ public final class Hash256 implements Comparable<Hash256> {
         return new Hash256(internal.clone());
     }
 
-    /** A hash from 32 bytes in internal order at {@code bytes[offset]}; copied. */
+    /**
+     * A hash from 32 bytes in internal order at {@code bytes[offset]}; copied.
+     *
+     * @throws IllegalArgumentException when {@code bytes[offset, offset + 32)} is not inside the array (never padded)
+     */
     public static Hash256 fromInternalBytes(byte[] bytes, int offset) {
+        if (offset < 0 || offset > bytes.length - LENGTH) {
+            throw new IllegalArgumentException("a hash at offset " + offset + " needs " + LENGTH
+                    + " bytes but the array has " + bytes.length);
+        }
         return new Hash256(Arrays.copyOfRange(bytes, offset, offset + LENGTH));
     }
 

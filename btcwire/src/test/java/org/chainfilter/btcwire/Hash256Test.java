@@ -40,6 +40,20 @@ class Hash256Test {
         assertEquals("a hash is 32 bytes; got 31", e.getMessage());
     }
 
+    /** A slice that runs past the array was zero-padded by Arrays.copyOfRange into a hash nobody sent. */
+    @Test
+    void aSliceOutsideTheArrayIsRefusedNotPadded() {
+        byte[] bytes = Hex.decode("aa".repeat(40));
+        assertEquals("aa".repeat(32), Hash256.fromInternalBytes(bytes, 8).toInternalHex());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Hash256.fromInternalBytes(bytes, 9));
+        assertEquals("a hash at offset 9 needs 32 bytes but the array has 40", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hash256.fromInternalBytes(new byte[10], 0));
+        assertEquals("a hash at offset 0 needs 32 bytes but the array has 10", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hash256.fromInternalBytes(bytes, -1));
+        assertEquals("a hash at offset -1 needs 32 bytes but the array has 40", e.getMessage());
+    }
+
     /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
     @Test
     void doubleSha256OfAKnownInput() {
