@@ -14,8 +14,12 @@ import org.chainfilter.btcwire.Hash256;
  */
 public final class CFCheckpt {
     private static final String NAME = "cfcheckpt";
-    /** The most headers a P2P message can carry. */
-    public static final int MAX_HEADERS = Bip157.MAX_PROTOCOL_MESSAGE_LENGTH / Hash256.LENGTH;
+    /**
+     * The most headers a P2P message can carry beside the fixed fields (type, stop hash and the 5-byte CompactSize
+     * such a count takes): {@code (4,000,000 - 38) / 32 = 124,998}.
+     */
+    public static final int MAX_HEADERS =
+            (Bip157.MAX_PROTOCOL_MESSAGE_LENGTH - 1 - Hash256.LENGTH - 5) / Hash256.LENGTH;
 
     private final Hash256 stopHash;
     private final List<Hash256> filterHeaders;

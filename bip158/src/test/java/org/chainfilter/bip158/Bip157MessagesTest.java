@@ -132,13 +132,34 @@ class Bip157MessagesTest {
                 () -> new CFHeaders(STOP, STOP, Collections.nCopies(2001, STOP)));
         assertEquals(2000, CFHeaders.parse(new CFHeaders(STOP, STOP, Collections.nCopies(2000, STOP)).serialize())
                 .filterHashes().size());
-        assertMessage("cfcheckpt filter header count is 4294967295; at most 125000 is allowed",
+        assertMessage("cfcheckpt filter header count is 4294967295; at most 124998 is allowed",
                 () -> CFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "feffffffff")));
         assertMessage("cfcheckpt filter header count is 1 but at 32 bytes or more each they cannot fit in the 0 bytes"
                 + " left", () -> CFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "01")));
         CFCheckpt checkpoints = new CFCheckpt(STOP, List.of(STOP, Hash256.ZERO));
         assertEquals(checkpoints, CFCheckpt.parse(checkpoints.serialize()));
         assertEquals("cfcheckpt[type=basic, stopHash=" + STOP + ", 2 checkpoints]", checkpoints.toString());
+    }
+
+    /**
+     * The header limit is what fits a 4,000,000-byte message with the 38 bytes of fixed fields: 124,998 headers make a
+     * 3,999,974-byte payload; 125,000 (4,000,000 / 32, the limit before) made 4,000,038 bytes and were accepted.
+     */
+    @Test
+    void cfcheckptHoldsOnlyTheHeadersThatFitAProtocolMessage() {
+        CFCheckpt largest = new CFCheckpt(STOP, Collections.nCopies(CFCheckpt.MAX_HEADERS, STOP));
+        byte[] payload = largest.serialize();
+        assertEquals(3_999_974, payload.length);
+        assertTrue(payload.length <= Bip157.MAX_PROTOCOL_MESSAGE_LENGTH);
+        assertEquals(largest, CFCheckpt.parse(payload));
+        byte[] oneMore = new byte[payload.length + Hash256.LENGTH];
+        System.arraycopy(payload, 0, oneMore, 0, payload.length);
+        oneMore[1 + Hash256.LENGTH + 1] += 1; // the CompactSize count fe 46e80100 -> fe 47e80100
+        assertTrue(oneMore.length > Bip157.MAX_PROTOCOL_MESSAGE_LENGTH);
+        assertMessage("cfcheckpt filter header count is 124999; at most 124998 is allowed",
+                () -> CFCheckpt.parse(oneMore));
+        assertMessage("cfcheckpt filter header list holds 124999 hashes; at most 124998 are allowed",
+                () -> new CFCheckpt(STOP, Collections.nCopies(CFCheckpt.MAX_HEADERS + 1, STOP)));
     }
 
     /** A synthetic chain of 3500 filter headers with checkpoints at 1000, 2000 and 3000. */
