@@ -42,7 +42,10 @@ import org.web3j.protocol.core.methods.response.Log;
  *   logs arrive in that order, so one number pair is all it must keep.</li>
  * </ul>
  * Blocks newer than {@code head - confirmations} (head read once at the start) are not scanned; a reorganisation
- * deeper than that is detected on resume (the checkpoint's block hash no longer matches) and reported, not repaired.
+ * deeper than that is detected and reported with a {@link ScanException}, not repaired: on resume (the checkpoint's
+ * block hash no longer matches), and during a scan, where every header read must name the previous block's hash as
+ * its parent (across batches too) and each batch's last block is read again after its logs and before any of them is
+ * emitted, so a block skipped on a header of an abandoned fork is never passed over silently.
  *
  * <p>Instances are immutable and may be shared; each {@code scan} call has its own RPC session. A scan itself runs on
  * the calling thread.
@@ -100,12 +103,16 @@ public final class BlockScanner {
         long end = Math.min(toBlockInclusive, head - confirmations);
         String fingerprint = Checkpoint.fingerprint(filter);
         long start = fromBlock;
+        // The hash of block start - 1 as this scan knows it (null: unknown); each batch's first header must name it
+        // as its parent, so that batches read at different times are known to lie on one chain.
+        String hashBeforeBatch = null;
         Optional<Checkpoint> saved = savedCheckpoint(fingerprint);
         if (saved.isPresent()) {
             Checkpoint checkpoint = saved.get();
             if (checkpoint.nextBlock() > fromBlock) {
                 start = checkpoint.nextBlock();
                 verifyUnchanged(rpc, checkpoint, head);
+                hashBeforeBatch = checkpoint.lastBlockHash();
             }
         }
         Counters counters = new Counters(start, toBlockInclusive, head, confirmations,
@@ -124,7 +131,8 @@ public final class BlockScanner {
                     last = Math.min(last, index.firstBlock() - 1);
                 }
             }
-            scanBatch(rpc, filter, fingerprint, first, last, indexCandidates, consumer, counters);
+            hashBeforeBatch = scanBatch(rpc, filter, fingerprint, first, last, indexCandidates, hashBeforeBatch,
+                    consumer, counters);
             listener.onProgress(counters.summary(rpc));
         }
         return counters.summary(rpc);
@@ -173,10 +181,15 @@ public final class BlockScanner {
     /**
      * Blocks {@code first..last}: decide the candidates (from the header blooms, or from the section index when
      * {@code indexCandidates} is given, reading only the candidates' headers and the last block's), fetch and match
-     * their logs, emit them block by block, checkpoint.
+     * their logs, check that the last block's hash has not changed since its header was read, emit the logs block by
+     * block, checkpoint. Consecutive headers read must chain by parent hash, the first to {@code hashBefore} (the hash
+     * of block {@code first - 1}, null when unknown).
+     *
+     * @return the hash of block {@code last}
      */
-    private void scanBatch(RpcSession rpc, LogFilter filter, String fingerprint, long first, long last,
-                           long[] indexCandidates, Consumer<? super Log> consumer, Counters counters) {
+    private String scanBatch(RpcSession rpc, LogFilter filter, String fingerprint, long first, long last,
+                             long[] indexCandidates, String hashBefore, Consumer<? super Log> consumer,
+                             Counters counters) {
         int count = Math.toIntExact(last - first + 1);
         boolean[] candidate = new boolean[count];
         boolean[] bloomKnown = new boolean[count];
@@ -186,6 +199,7 @@ public final class BlockScanner {
         for (EthBlock.Block header : read) {
             headers[(int) (RpcSession.quantity(header::getNumber, "a block number") - first)] = header;
         }
+        checkChained(headers, first, hashBefore);
         if (indexCandidates != null) {
             for (long n : indexCandidates) {
                 candidate[(int) (n - first)] = true;
@@ -233,6 +247,15 @@ public final class BlockScanner {
                 matched.get(i).add(log);
             }
         }
+        // A block skipped by its bloom was judged on the header read above; had the chain reorganised since, the
+        // block now there could hold a matching log. The last block's hash is unchanged only if no block before it
+        // (all chained to it) changed.
+        String lastHash = headers[count - 1].getHash();
+        String lastHashNow = rpc.blocks(last, last).get(0).getHash();
+        if (!lastHashNow.equalsIgnoreCase(lastHash)) {
+            throw new ScanException("block " + last + " now has hash " + lastHashNow + " but its header was read with "
+                    + lastHash + ": the chain reorganised during the scan; use more confirmations");
+        }
         long checkpointed = first - 1;
         for (int i = 0; i < count; i++) {
             List<Log> logs = matched.get(i);
@@ -260,8 +283,31 @@ public final class BlockScanner {
             checkpointed = first + i;
         }
         if (checkpointed != last) {
-            checkpoints.save(new Checkpoint(last + 1, headers[count - 1].getHash().toLowerCase(Locale.ROOT),
-                    fingerprint));
+            checkpoints.save(new Checkpoint(last + 1, lastHash.toLowerCase(Locale.ROOT), fingerprint));
+        }
+        return lastHash;
+    }
+
+    /**
+     * Each header read whose predecessor was read too (or is {@code hashBefore}, for the first) must name that
+     * predecessor's hash as its parent: headers answered by different forks (a reorganisation between two batches, a
+     * load-balanced provider whose backends disagree) would otherwise be mixed, and a block judged on a header of
+     * the abandoned fork could hide a log of the chain the rest of the scan reads.
+     */
+    private static void checkChained(EthBlock.Block[] headers, long first, String hashBefore) {
+        String expectedParent = hashBefore;
+        for (int i = 0; i < headers.length; i++) {
+            EthBlock.Block header = headers[i];
+            if (header == null) {
+                expectedParent = null;
+                continue;
+            }
+            if (expectedParent != null && !expectedParent.equalsIgnoreCase(header.getParentHash())) {
+                throw new ScanException("block " + (first + i) + " has parent hash " + header.getParentHash()
+                        + " but block " + (first + i - 1) + " was read with hash " + expectedParent
+                        + ": the chain reorganised during the scan; use more confirmations");
+            }
+            expectedParent = header.getHash();
         }
     }
 

@@ -359,6 +359,44 @@ class BlockScannerProviderTest {
         assertTrue(e.getMessage().endsWith("the chain reorganised during the scan; use more confirmations"));
     }
 
+    /** A topic no block of the synthetic chain holds: every bloom rules it out until a fork adds it. */
+    private static final LogFilter TOPIC_9 = LogFilter.builder().topic(0, FakeProvider.topic(9)).build();
+    private static final FakeLog TOPIC_9_LOG = new FakeLog(FakeProvider.address(0), List.of(FakeProvider.topic(9)));
+
+    @Test
+    void aReorganisationBetweenTheHeadersAndTheLogsOfABatchIsReportedBeforeAnyLogOfIt() {
+        assertEquals(List.of(), expected(TOPIC_9, 0, 299));
+        // Headers 0..99 read, then blocks 60.. replaced by a fork whose block 70 holds a TOPIC_9 log: the scanner
+        // skipped 70 on the header of the old fork.
+        provider.afterFirstHeaderBatch = () -> provider.reorganise(60, 1, 70, TOPIC_9_LOG);
+        RecordingStore store = new RecordingStore();
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(scanner().checkpoints(store).build(), TOPIC_9, 0, 99));
+        assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but its header was read with "
+                + FakeProvider.hash(99, 0) + ": the chain reorganised during the scan; use more confirmations",
+                e.getMessage());
+        assertTrue(store.saved.isEmpty(), "nothing checkpointed past the batch: " + store.saved);
+        assertEquals(List.of("70/" + (provider.chain.get(70).logs.size() - 1)),
+                scan(scanner().checkpoints(store).build(), TOPIC_9, 0, 99));
+    }
+
+    @Test
+    void aReorganisationBetweenTwoBatchesIsReported() {
+        // Batch 0..99 is scanned on the old fork; then blocks 60.. are replaced by a fork whose block 70 holds a
+        // TOPIC_9 log. Batch 100..199 reads the new fork: its first header does not follow the old block 99.
+        ScanException e = assertThrows(ScanException.class, () -> scanner().listener(new ScanListener() {
+            @Override
+            public void onProgress(ScanSummary soFar) {
+                if (soFar.lastBlock() == 99) {
+                    provider.reorganise(60, 1, 70, TOPIC_9_LOG);
+                }
+            }
+        }).build().scan(TOPIC_9, 0, 299, log -> { }));
+        assertEquals("block 100 has parent hash " + FakeProvider.hash(99, 1) + " but block 99 was read with hash "
+                + FakeProvider.hash(99, 0) + ": the chain reorganised during the scan; use more confirmations",
+                e.getMessage());
+    }
+
     @Test
     void refusesBadArguments() {
         BlockScanner scanner = scanner().build();

@@ -69,6 +69,8 @@ final class FakeProvider implements AutoCloseable {
     volatile String wrongLogBlockHashAt;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
+    /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
+    volatile Runnable afterFirstHeaderBatch;
     private final HttpServer server;
 
     FakeProvider(List<FakeBlock> chain) {
@@ -132,6 +134,21 @@ final class FakeProvider implements AutoCloseable {
         return topic;
     }
 
+    /**
+     * Replaces blocks {@code from..} by a fork (hash version {@code version}) in which block {@code withLogAt} holds
+     * one more log, {@code log}, and the bloom that goes with it.
+     */
+    void reorganise(int from, int version, int withLogAt, FakeLog log) {
+        for (int n = from; n < chain.size(); n++) {
+            chain.get(n).hash = hash(n, version);
+        }
+        FakeBlock block = chain.get(withLogAt);
+        block.logs.add(log);
+        LogsBloom.Builder bloom = LogsBloom.builder();
+        block.logs.forEach(l -> bloom.addLog(l.address, l.topics));
+        block.logsBloom = bloom.build().toHex();
+    }
+
     static String hash(int block, int version) {
         return String.format("0x%056x%08x", block + 1, version);
     }
@@ -167,6 +184,11 @@ final class FakeProvider implements AutoCloseable {
             ArrayNode array = JSON.createArrayNode();
             answers.forEach(array::add);
             reply(exchange, 200, JSON.writeValueAsString(array));
+            Runnable after = afterFirstHeaderBatch;
+            if (after != null && request.get(0).get("method").asText().equals("eth_getBlockByNumber")) {
+                afterFirstHeaderBatch = null;
+                after.run();
+            }
         }
     }
 
