@@ -46,10 +46,15 @@ final class EthIndexCommand implements Runnable {
             description = {"Append header blooms to the index in DIR (created when missing; an existing index",
                 "resumes after its last block), from a file or from a JSON-RPC node. File: one block per line,",
                 "'NUMBER HEX' or just 'HEX' (numbers then follow the index's next block); blank lines and lines",
-                "starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default: the head)."})
+                "starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default: the head)",
+                "but never past the head minus --confirmations: an index is never rewritten, so a block indexed",
+                "before a reorganisation would keep the bloom of the abandoned fork and eth scan --index would skip",
+                "it."})
     static final class Build implements Callable<Integer> {
         /** The most requests in one JSON-RPC batch (providers commonly cap batches near 1000). */
         static final int MAX_BATCH = 1000;
+        /** Blocks kept out of the index below the head by default: eth scan's default confirmations. */
+        static final int DEFAULT_CONFIRMATIONS = 12;
 
         @Spec
         private CommandSpec spec;
@@ -63,8 +68,13 @@ final class EthIndexCommand implements Runnable {
         @Option(names = "--rpc", paramLabel = "URL", description = "A JSON-RPC node to read the header blooms from.")
         private String rpcUrl;
 
-        @Option(names = "--to", paramLabel = "N", description = "With --rpc: the last block (default: the head).")
+        @Option(names = "--to", paramLabel = "N", description = "With --rpc: the last block (default and at most: the head minus --confirmations).")
         private Long toBlock;
+
+        @Option(names = "--confirmations", paramLabel = "N",
+                description = "With --rpc: index only blocks at least N blocks below the head (default "
+                        + DEFAULT_CONFIRMATIONS + ", as eth scan).")
+        private Integer confirmations;
 
         @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
                 description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
@@ -81,6 +91,12 @@ final class EthIndexCommand implements Runnable {
             }
             if (rpcUrl == null && toBlock != null) {
                 throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
+            }
+            if (rpcUrl == null && confirmations != null) {
+                throw new IllegalArgumentException("--confirmations goes with --rpc; a file is read to its end");
+            }
+            if (confirmations != null && confirmations < 0) {
+                throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
             }
             if (batchSize < 1 || batchSize > MAX_BATCH) {
                 throw new IllegalArgumentException("--batch is " + batchSize + "; it must be 1.." + MAX_BATCH);
@@ -127,17 +143,25 @@ final class EthIndexCommand implements Runnable {
         }
 
         /**
-         * Reads blocks {@code writer.nextBlock() .. to} from the node in batches, checks each answer is the block
-         * asked for, and appends its header bloom (strictly parsed: a missing or malformed bloom stops the build, it
-         * is never indexed as empty). Each section is written as soon as it fills, so an interrupted build keeps every
-         * completed section and a rerun resumes after it.
+         * Reads blocks {@code writer.nextBlock() .. to} from the node in batches, {@code to} at most the head minus
+         * the confirmations, checks each answer is the block asked for, and appends its header bloom (strictly
+         * parsed: a missing or malformed bloom stops the build, it is never indexed as empty). Each section is
+         * written as soon as it fills, so an interrupted build keeps every completed section and a rerun resumes
+         * after it.
          */
         private long appendFromNode(SectionIndexWriter writer) throws IOException {
             Web3j web3j = Web3j.build(new HttpService(rpcUrl));
             try {
-                long last = toBlock != null ? toBlock : web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
-                long appended = 0;
+                long head = web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
+                int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;
+                long confirmed = head - depth;
+                long last = toBlock != null ? Math.min(toBlock, confirmed) : confirmed;
                 PrintWriter err = spec.commandLine().getErr();
+                if (toBlock != null && toBlock > confirmed) {
+                    err.println("indexing up to block " + confirmed + ", not " + toBlock + ": the head is " + head
+                            + " and later blocks have fewer than " + depth + " confirmations");
+                }
+                long appended = 0;
                 while (writer.nextBlock() <= last) {
                     long first = writer.nextBlock();
                     int count = (int) Math.min(batchSize, last - first + 1);
@@ -155,7 +179,7 @@ final class EthIndexCommand implements Runnable {
                         EthBlock.Block block = ((EthBlock) response).getBlock();
                         if (block == null) {
                             throw new IllegalStateException("the node has no block in " + first + ".."
-                                    + (first + count - 1) + " (its head is lower than --to?)");
+                                    + (first + count - 1) + " although it reported head " + head);
                         }
                         long number = block.getNumber().longValueExact();
                         if (number < first || number >= first + count || blooms[(int) (number - first)] != null) {

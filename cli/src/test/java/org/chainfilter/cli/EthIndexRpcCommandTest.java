@@ -45,7 +45,8 @@ class EthIndexRpcCommandTest {
                 "--to", Long.toString(middle), "--batch", "37");
         assertEquals(0, first.status, first::toString);
         assertTrue(first.out.startsWith("appended " + (middle + 1) + " blocks; "), first::toString);
-        CliRun rest = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url());
+        CliRun rest = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
+                "--confirmations", "0");
         assertEquals(0, rest.status, rest::toString);
         assertEquals("appended " + (head - middle) + " blocks; SectionIndex[blocks 0.." + head + ", 1 sections]"
                 + System.lineSeparator(), rest.out);
@@ -76,7 +77,29 @@ class EthIndexRpcCommandTest {
     }
 
     @Test
-    void refusesBadCombinationsAndAHeadBelowTo(@TempDir Path dir) {
+    void indexesOnlyBlocksWithTheConfirmationsEvenWhenToIsBeyond(@TempDir Path dir) {
+        // An index is never rewritten: a block indexed before a reorganisation would keep the abandoned fork's bloom
+        // and eth scan --index would skip it, so a build stays --confirmations (default 12, as eth scan) behind.
+        Path index = dir.resolve("index");
+        long head = chain.head();
+        CliRun byDefault = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url());
+        assertEquals(0, byDefault.status, byDefault::toString);
+        assertEquals("appended " + (head - 11) + " blocks; SectionIndex[blocks 0.." + (head - 12) + ", 1 sections]"
+                + System.lineSeparator(), byDefault.out);
+
+        Path other = dir.resolve("other");
+        long beyond = head + 5;
+        CliRun past = CliRun.of("eth", "index", "build", "--index", other.toString(), "--rpc", chain.node().url(),
+                "--to", Long.toString(beyond), "--confirmations", "3", "--batch", "1000");
+        assertEquals(0, past.status, past::toString);
+        assertTrue(past.err.startsWith("indexing up to block " + (head - 3) + ", not " + beyond + ": the head is "
+                + head + " and later blocks have fewer than 3 confirmations" + System.lineSeparator()), past.err);
+        assertEquals("appended " + (head - 2) + " blocks; SectionIndex[blocks 0.." + (head - 3) + ", 1 sections]"
+                + System.lineSeparator(), past.out);
+    }
+
+    @Test
+    void refusesBadCombinations(@TempDir Path dir) {
         Path index = dir.resolve("index");
         CliRun both = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
                 "--blooms", "x");
@@ -84,11 +107,13 @@ class EthIndexRpcCommandTest {
         CliRun batch = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
                 "--batch", "0");
         assertEquals("chainfilter: --batch is 0; it must be 1..1000" + System.lineSeparator(), batch.err);
-        long beyond = chain.head() + 5;
-        CliRun past = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
-                "--to", Long.toString(beyond), "--batch", "1000");
-        assertEquals(1, past.status, past::toString);
-        assertEquals("chainfilter: the node has no block in 0.." + beyond + " (its head is lower than --to?)"
-                + System.lineSeparator(), past.err);
+        CliRun negative = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc",
+                chain.node().url(), "--confirmations", "-1");
+        assertEquals("chainfilter: --confirmations is -1; it must not be negative" + System.lineSeparator(),
+                negative.err);
+        CliRun file = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", "x",
+                "--confirmations", "3");
+        assertEquals("chainfilter: --confirmations goes with --rpc; a file is read to its end"
+                + System.lineSeparator(), file.err);
     }
 }
