@@ -247,7 +247,8 @@ public final class SectionIndex implements BitVectorSource {
      */
     private int copyVector(int bit, long section, byte[] into) {
         Objects.checkIndex(bit, SectionFormat.BIT_COUNT);
-        Section s = sections[Objects.checkIndex((int) section, sections.length)];
+        // Checked as a long: a cast first would wrap section 2^32 to section 0 and answer with its vector.
+        Section s = sections[(int) Objects.checkIndex(section, (long) sections.length)];
         int start = s.vectorStart[bit];
         int length = s.vectorStart[bit + 1] - start;
         s.buffer.get(start, into, 0, length);

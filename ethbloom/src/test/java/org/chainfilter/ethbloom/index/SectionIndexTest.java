@@ -165,6 +165,13 @@ class SectionIndexTest {
         assertEquals("block range 12..11 is reversed", assertThrows(
                 IllegalArgumentException.class, () -> index.candidates(filter, 12, 11)).getMessage());
         assertEquals(0, index.candidates(filter, 10, 19).length);
+        long[] vector = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        assertEquals("Index 1 out of bounds for length 1", assertThrows(IndexOutOfBoundsException.class,
+                () -> index.load(0, 1, vector)).getMessage());
+        assertEquals("Index 4294967296 out of bounds for length 1", assertThrows(IndexOutOfBoundsException.class,
+                () -> index.load(0, 1L << 32, vector)).getMessage());
+        assertEquals("Index -1 out of bounds for length 1", assertThrows(IndexOutOfBoundsException.class,
+                () -> index.andInto(0, -1, vector, vector)).getMessage());
     }
 
     @Test
