@@ -238,7 +238,12 @@ public final class BlockScanner {
         for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, runs)) {
             int i = indexInBatch(log, first, last, candidate);
             String headerHash = headers[i].getHash();
-            if (log.getBlockHash() == null || !log.getBlockHash().equalsIgnoreCase(headerHash)) {
+            if (log.getBlockHash() == null) {
+                // A malformed answer, not a reorganisation: more confirmations would not help.
+                throw new ScanException("the provider returned a log of block " + (first + i) + " (log index "
+                        + log.getLogIndexRaw() + ") without a blockHash");
+            }
+            if (!log.getBlockHash().equalsIgnoreCase(headerHash)) {
                 throw new ScanException("a log of block " + (first + i) + " has block hash " + log.getBlockHash()
                         + " but the header read in this scan has " + headerHash
                         + ": the chain reorganised during the scan; use more confirmations");

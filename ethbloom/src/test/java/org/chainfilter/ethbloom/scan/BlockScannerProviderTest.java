@@ -398,6 +398,16 @@ class BlockScannerProviderTest {
     }
 
     @Test
+    void aLogWithoutABlockHashIsAMalformedAnswerNotAReorganisation() {
+        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        provider.nullLogBlockHashAt = provider.chain.get(Integer.parseInt(block)).hash;
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
+        assertTrue(e.getMessage().matches("the provider returned a log of block " + block
+                + " \\(log index 0x[0-9a-f]+\\) without a blockHash"), e.getMessage());
+    }
+
+    @Test
     void refusesBadArguments() {
         BlockScanner scanner = scanner().build();
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,

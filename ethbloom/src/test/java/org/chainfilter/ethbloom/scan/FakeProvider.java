@@ -67,6 +67,8 @@ final class FakeProvider implements AutoCloseable {
     /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
     volatile boolean refuseRangesWithHttp413;
     volatile String wrongLogBlockHashAt;
+    /** The logs of the block with this hash are answered with {@code "blockHash": null}. */
+    volatile String nullLogBlockHashAt;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
@@ -247,7 +249,8 @@ final class FakeProvider implements AutoCloseable {
                                 .put("logIndex", "0x" + Integer.toHexString(index))
                                 .put("transactionIndex", "0x" + Integer.toHexString(index))
                                 .put("transactionHash", String.format("0x%060x%04x", n, index))
-                                .put("blockHash", chain.get(n).hash.equals(wrongLogBlockHashAt)
+                                .put("blockHash", chain.get(n).hash.equals(nullLogBlockHashAt)
+                                        ? null : chain.get(n).hash.equals(wrongLogBlockHashAt)
                                         ? hash(n, 7) : chain.get(n).hash)
                                 .put("blockNumber", "0x" + Integer.toHexString(n))
                                 .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
