@@ -350,13 +350,22 @@ class BlockScannerProviderTest {
     }
 
     @Test
-    void aLogWhoseBlockHashDisagreesWithItsHeaderStopsTheScan() {
+    void aLogWhoseBlockHashDisagreesWithItsHeaderOrIsMissingStopsTheScan() {
         String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
-        provider.wrongLogBlockHashAt = provider.chain.get(Integer.parseInt(block)).hash;
-        ScanException e = assertThrows(ScanException.class,
-                () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
-        assertTrue(e.getMessage().startsWith("a log of block " + block + " has block hash "), e.getMessage());
-        assertTrue(e.getMessage().endsWith("the chain reorganised during the scan; use more confirmations"));
+        String hash = provider.chain.get(Integer.parseInt(block)).hash;
+        provider.wrongLogBlockHashAt = hash;
+        String wrong = assertThrows(ScanException.class, () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299))
+                .getMessage();
+        assertTrue(wrong.startsWith("a log of block " + block + " has block hash "), wrong);
+        assertTrue(wrong.endsWith("the chain reorganised during the scan; use more confirmations"), wrong);
+
+        // No blockHash at all is a malformed answer, not a reorganisation: more confirmations would not help.
+        provider.wrongLogBlockHashAt = null;
+        provider.nullLogBlockHashAt = hash;
+        String missing = assertThrows(ScanException.class, () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299))
+                .getMessage();
+        assertTrue(missing.matches("the provider returned a log of block " + block
+                + " \\(log index 0x[0-9a-f]+\\) without a blockHash"), missing);
     }
 
     /** A topic no block of the synthetic chain holds: every bloom rules it out until a fork adds it. */
@@ -395,16 +404,6 @@ class BlockScannerProviderTest {
         assertEquals("block 100 has parent hash " + FakeProvider.hash(99, 1) + " but block 99 was read with hash "
                 + FakeProvider.hash(99, 0) + ": the chain reorganised during the scan; use more confirmations",
                 e.getMessage());
-    }
-
-    @Test
-    void aLogWithoutABlockHashIsAMalformedAnswerNotAReorganisation() {
-        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
-        provider.nullLogBlockHashAt = provider.chain.get(Integer.parseInt(block)).hash;
-        ScanException e = assertThrows(ScanException.class,
-                () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
-        assertTrue(e.getMessage().matches("the provider returned a log of block " + block
-                + " \\(log index 0x[0-9a-f]+\\) without a blockHash"), e.getMessage());
     }
 
     @Test
