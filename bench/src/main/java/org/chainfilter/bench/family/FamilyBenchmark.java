@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -50,6 +51,13 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FamilyBenchmark {
     static final long ELEMENTS = 10_000_000;
     static final double RATE = 0.01;
+    /** Keys per {@link #mightContainBatch} operation. */
+    static final int BATCH = 64;
+
+    /** Tests {@link #BATCH} pool keys from {@code from} into {@code results}; returns how many may be members. */
+    interface BatchQuery {
+        int test(byte[][] keys, int from, boolean[] results);
+    }
 
     /** One filter kind, filled with keys 0 .. 10^7-1, seen through two predicates (query, and put or put+remove). */
     @State(Scope.Benchmark)
@@ -59,6 +67,8 @@ public class FamilyBenchmark {
 
         Predicate<byte[]> mightContain;
         Predicate<byte[]> put;
+        /** Tests {@link #BATCH} keys from a pool offset: the kind's {@code batchReader()}; for Guava, one call per key. */
+        BatchQuery batch;
 
         @Setup(Level.Trial)
         public void build() {
@@ -68,11 +78,21 @@ public class FamilyBenchmark {
                 fill(guava::put);
                 mightContain = guava::mightContain;
                 put = guava::put;
+                batch = (keys, from, results) -> {
+                    int maybe = 0;
+                    for (int i = 0; i < BATCH; i++) {
+                        results[i] = guava.mightContain(keys[from + i]);
+                        maybe += results[i] ? 1 : 0;
+                    }
+                    return maybe;
+                };
                 return;
             }
             MembershipFilter<byte[]> filter = create(kind);
             fill(filter::put);
             mightContain = filter::mightContain;
+            MembershipFilter.BatchReader<byte[]> reader = filter.batchReader();
+            batch = (keys, from, results) -> reader.mightContain(keys, from, BATCH, results, 0);
             if (filter instanceof RemovableFilter) {
                 RemovableFilter<byte[]> removable = (RemovableFilter<byte[]>) filter;
                 put = key -> removable.put(key) & removable.remove(key);
@@ -142,6 +162,17 @@ public class FamilyBenchmark {
     @Benchmark
     public boolean mightContain(Filter filter, ProbeKeys keys) {
         return filter.mightContain.test(keys.next());
+    }
+
+    /**
+     * {@link #BATCH} keys per operation, reported per key: each kind's {@code batchReader()} (the blocked filter's
+     * hashes sixteen keys before it reads their blocks; the others call {@code mightContain} per key), and for Guava,
+     * which has no batch form, one {@code mightContain} call per key.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int mightContainBatch(Filter filter, ProbeKeys keys) {
+        return filter.batch.test(keys.pool(), keys.nextBatch(BATCH), keys.results());
     }
 
     @Benchmark

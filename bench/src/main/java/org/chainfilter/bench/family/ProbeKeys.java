@@ -38,6 +38,22 @@ public class ProbeKeys {
         }
     }
 
+    private final boolean[] results = new boolean[FamilyBenchmark.BATCH];
+
+    byte[][] pool() {
+        return pool;
+    }
+
+    /** The first of the next {@code count} pool keys (a power of two dividing the pool size), which follow in order. */
+    int nextBatch(int count) {
+        cursor = (cursor + count) & (POOL - 1);
+        return cursor;
+    }
+
+    boolean[] results() {
+        return results;
+    }
+
     byte[] next() {
         cursor = (cursor + 1) & (POOL - 1);
         return pool[cursor];

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Objects;
 
 /**
  * An approximate set: {@link #mightContain} never answers {@code false} for an element that was {@link #put} (no false
@@ -28,6 +29,51 @@ public interface MembershipFilter<T> {
 
     /** Whether {@code element} might have been put: {@code false} is certain, {@code true} is probable. */
     boolean mightContain(T element);
+
+    /**
+     * A reader for callers that hold many keys at once (the outputs of a block, a page of addresses): it answers
+     * {@link #mightContain} for each, exactly, and may be faster per key than one call each. This default asks
+     * {@code mightContain} once per key; {@link BlockedBloomFilter} returns one that hashes a group of keys before it
+     * reads their blocks, so that their memory reads overlap.
+     *
+     * <p>A reader may hold scratch space, so it belongs to one thread; it reads the filter under the filter's own rule
+     * for concurrent use.
+     */
+    default BatchReader<T> batchReader() {
+        return (elements, offset, count, results, resultOffset) -> {
+            BatchReader.checkRanges(elements, offset, count, results, resultOffset);
+            int maybe = 0;
+            for (int i = 0; i < count; i++) {
+                boolean result = mightContain(elements[offset + i]);
+                results[resultOffset + i] = result;
+                maybe += result ? 1 : 0;
+            }
+            return maybe;
+        };
+    }
+
+    /**
+     * {@link MembershipFilter#mightContain} for a range of keys; see {@link MembershipFilter#batchReader()}.
+     *
+     * @param <T> the element type
+     */
+    @FunctionalInterface
+    interface BatchReader<T> {
+        /**
+         * Writes {@code mightContain(elements[offset + i])} to {@code results[resultOffset + i]} for
+         * {@code i = 0 .. count - 1}, and returns how many are true.
+         *
+         * @throws IndexOutOfBoundsException if either range is outside its array
+         * @throws NullPointerException if an element in the range is null
+         */
+        int mightContain(T[] elements, int offset, int count, boolean[] results, int resultOffset);
+
+        /** The range checks every implementation makes before it reads a key. */
+        static void checkRanges(Object[] elements, int offset, int count, boolean[] results, int resultOffset) {
+            Objects.checkFromIndexSize(offset, count, elements.length);
+            Objects.checkFromIndexSize(resultOffset, count, results.length);
+        }
+    }
 
     /** The probability that {@link #mightContain} answers {@code true} for an element never put, from the filter's
      * current state (its real fill, not the element count it was sized for). */

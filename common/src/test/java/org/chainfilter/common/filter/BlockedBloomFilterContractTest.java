@@ -103,6 +103,16 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
         assertEquals(formula, measured, formula * 0.15, "measured " + measured + " against " + formula);
     }
 
+    /** The batch reader answers exactly as {@code mightContain} for every k (field probes and multiplicative ones). */
+    @Test
+    void batchReaderAnswersAsMightContainForEveryProbeCount() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        for (int k : new int[] {1, 3, 6, 7, 8, 13, 24}) {
+            BlockedBloomFilter<Long> filter = BlockedBloomFilter.withShape(KeyEncoder.longs(), 40, k);
+            assertBatchReaderAgrees(filter, random);
+        }
+    }
+
     @Override
     Map<String, Executable> badParameters() {
         return Map.of(

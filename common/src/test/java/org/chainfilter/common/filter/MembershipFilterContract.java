@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,60 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
 
     /** Each bad parameter of the kind's factories, with the exact message of its {@link IllegalArgumentException}. */
     abstract Map<String, Executable> badParameters();
+
+    /** The batch reader of a filter filled to about half its sized rate answers exactly as {@code mightContain}. */
+    @Test
+    void batchReaderAnswersAsMightContain() {
+        assertBatchReaderAgrees(create(1_000, 0.2), new SplittableRandom(11));
+    }
+
+    @Test
+    void batchReaderRefusesRangesOutsideItsArraysAndNullKeys() {
+        MembershipFilter.BatchReader<Long> reader = create(100, RATE).batchReader();
+        Long[] keys = {1L, 2L, 3L};
+        var e = assertThrows(IndexOutOfBoundsException.class,
+                () -> reader.mightContain(keys, 2, 2, new boolean[8], 0));
+        assertEquals("Range [2, 2 + 2) out of bounds for length 3", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> reader.mightContain(keys, 0, 3, new boolean[4], 2));
+        assertEquals("Range [2, 2 + 3) out of bounds for length 4", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> reader.mightContain(keys, 0, -1, new boolean[4], 0));
+        assertEquals("Range [0, 0 + -1) out of bounds for length 3", e.getMessage());
+        Long[] withNull = {1L, null};
+        assertThrows(NullPointerException.class, () -> reader.mightContain(withNull, 0, 2, new boolean[2], 0));
+    }
+
+    /**
+     * Puts every third of 3,000 random keys, then checks the batch reader against {@code mightContain} on all of
+     * them (members, non-members and false positives) over ranges that start anywhere and end inside a group of
+     * sixteen; it must write only its range and count the trues.
+     */
+    static void assertBatchReaderAgrees(MembershipFilter<Long> filter, SplittableRandom random) {
+        Long[] keys = new Long[3_000];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = random.nextLong();
+            if (i % 3 == 0) {
+                filter.put(keys[i]);
+            }
+        }
+        MembershipFilter.BatchReader<Long> reader = filter.batchReader();
+        int positives = 0;
+        for (int[] range : new int[][] {{0, 0}, {0, 1}, {5, 15}, {7, 16}, {9, 17}, {100, 1_000}, {0, 3_000}}) {
+            boolean[] results = new boolean[range[1] + 4];
+            Arrays.fill(results, true);
+            results[2] = false;
+            int maybe = reader.mightContain(keys, range[0], range[1], results, 3);
+            int expectedMaybe = 0;
+            for (int i = 0; i < range[1]; i++) {
+                boolean expected = filter.mightContain(keys[range[0] + i]);
+                expectedMaybe += expected ? 1 : 0;
+                assertEquals(expected, results[3 + i], filter + ", key " + (range[0] + i));
+            }
+            assertEquals(expectedMaybe, maybe, filter + ", range " + range[0] + "+" + range[1]);
+            assertTrue(results[0] && results[1] && !results[2] && results[range[1] + 3], "outside the range");
+            positives = expectedMaybe;
+        }
+        assertTrue(positives >= 1_000 && positives < 3_000, "the keys mix members and non-members: " + positives);
+    }
 
     /** The binary-form version the kind writes. */
     int formVersion() {
