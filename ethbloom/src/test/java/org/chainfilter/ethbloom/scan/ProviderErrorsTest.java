@@ -33,6 +33,8 @@ class ProviderErrorsTest {
         // lagging backends, overloaded nodes
         "-32000|header not found|TRANSIENT",
         "-32000|unknown block|TRANSIENT",
+        // geth, execution-apis tests/eth_getLogs/filter-error-future-block-range.io: a backend behind the head we read
+        "-32602|block range extends beyond current head block|TRANSIENT",
         "-32000|request timed out|TRANSIENT",
         "-32603|internal error|TRANSIENT",
         // wrong requests
