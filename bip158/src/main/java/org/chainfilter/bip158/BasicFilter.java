@@ -124,7 +124,7 @@ public final class BasicFilter {
         return filter.match(script);
     }
 
-    /** Whether any of the wallet's scripts may be in the block; allocates nothing once the query has grown. */
+    /** Whether any of the wallet's scripts may be in the block; allocates nothing per call. */
     public boolean matchAny(GcsQuery scripts) {
         return filter.matchAny(scripts);
     }

@@ -8,7 +8,6 @@ import org.chainfilter.btcwire.ByteReader;
 import org.chainfilter.btcwire.ByteWriter;
 import org.chainfilter.btcwire.CompactSize;
 import org.chainfilter.common.Hex;
-import org.chainfilter.common.bits.BitReader;
 import org.chainfilter.common.bits.BitWriter;
 
 /**
@@ -27,10 +26,11 @@ import org.chainfilter.common.bits.BitWriter;
  * at least {@code P + 1} bits), and nothing is ever allocated from N. Like Core, the reader does not require the pad
  * bits to be zero nor the values to stay below F: a filter header commits to the exact bytes anyway.
  *
- * <p>Matching decodes the stream on the fly ({@code O(N)} with no allocation: {@link #match(byte[])},
- * {@link #matchAny(GcsQuery)} and {@link #matchAll(GcsQuery)} allocate nothing per call once the query's buffer has
- * grown). Matching many items hashes the query once, sorts it and walks it against the stream in one merge pass
- * (BIP158 Appendix B {@code gcs_match_any}; Core {@code MatchInternal}). The instance methods are thread-safe.
+ * <p>Matching decodes the stream on the fly, {@code O(N)}, with the bit position in a local variable
+ * ({@link GolombRice}): {@link #match(byte[])}, {@link #matchAny(GcsQuery)} and {@link #matchAll(GcsQuery)} allocate
+ * nothing per call, with or without the JIT's escape analysis. Matching many items hashes the query once, sorts it and
+ * walks it against the stream in one merge pass (BIP158 Appendix B {@code gcs_match_any}; Core {@code MatchInternal}).
+ * The instance methods are thread-safe.
  */
 public final class GcsFilter {
     private final GcsParams params;
@@ -118,17 +118,21 @@ public final class GcsFilter {
                     + reader.remaining() + "-byte bit stream holds at most " + capacity
                     + " (each element takes at least P + 1 = " + (params.p() + 1) + " bits)");
         }
-        BitReader bitReader = new BitReader(bytes, offset, bytes.length - offset);
+        long bit = 8L * offset;
         for (long i = 0; i < count; i++) {
             try {
-                readDelta(bitReader, params.p());
+                long quotient = GolombRice.unaryLength(bytes, bit, offset);
+                GolombRice.delta(bytes, bit, quotient, params.p(), offset);
+                bit += quotient + 1 + params.p();
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("GCS filter is truncated: element " + (i + 1) + " of N = " + count
                         + " does not fit: " + e.getMessage(), e);
             }
         }
-        if (bitReader.untouchedBytes() != 0) {
-            throw new IllegalArgumentException("GCS filter has " + bitReader.untouchedBytes()
+        // Core refuses whole bytes after the last value; the bits that pad the last byte are not checked.
+        long untouchedBytes = (8L * bytes.length - bit) / 8;
+        if (untouchedBytes != 0) {
+            throw new IllegalArgumentException("GCS filter has " + untouchedBytes
                     + " bytes of excess data after its N = " + count + " elements");
         }
         return new GcsFilter(params, count, bytes, offset);
@@ -166,17 +170,21 @@ public final class GcsFilter {
 
     /**
      * Whether {@code item} may be in the set: true for every member, true for a non-member with probability about
-     * {@code 1/M}. Allocates nothing.
+     * {@code 1/M}. Allocates nothing. Like Core's {@code MatchInternal}, the walk stops at the first value not below
+     * the item's, so on a hostile set whose values do not ascend a later equal value is not seen.
      */
     public boolean match(byte[] item) {
         if (elementCount == 0) {
             return false;
         }
         long target = params.hashToRange(item, range);
-        BitReader reader = streamReader();
+        int p = params.p();
+        long bit = 8L * bitStreamOffset;
         long value = 0;
         for (long i = 0; i < elementCount; i++) {
-            value += readDelta(reader, params.p());
+            long quotient = GolombRice.unaryLength(encoded, bit, bitStreamOffset);
+            value += GolombRice.delta(encoded, bit, quotient, p, bitStreamOffset);
+            bit += quotient + 1 + p;
             int order = Long.compareUnsigned(value, target);
             if (order >= 0) {
                 return order == 0;
@@ -188,7 +196,8 @@ public final class GcsFilter {
     /**
      * Whether any item of the query may be in the set (false for an empty query or an empty set, as Core's
      * {@code MatchAny}). One SipHash per query item, a sort of the query, one pass over the stream; nothing is
-     * allocated once the query's buffer has grown. A {@link GcsQuery} must not be shared between threads.
+     * allocated per call (the query holds the buffer of its hashed items). A {@link GcsQuery} must not be shared
+     * between threads.
      */
     public boolean matchAny(GcsQuery query) {
         int count = query.prepare(params, range);
@@ -197,10 +206,13 @@ public final class GcsFilter {
         }
         long[] wanted = query.values();
         int next = 0;
-        BitReader reader = streamReader(query.reader());
+        int p = params.p();
+        long bit = 8L * bitStreamOffset;
         long value = 0;
         for (long i = 0; i < elementCount; i++) {
-            value += readDelta(reader, params.p());
+            long quotient = GolombRice.unaryLength(encoded, bit, bitStreamOffset);
+            value += GolombRice.delta(encoded, bit, quotient, p, bitStreamOffset);
+            bit += quotient + 1 + p;
             while (Long.compareUnsigned(wanted[next], value) < 0) {
                 if (++next == count) {
                     return false;
@@ -225,7 +237,8 @@ public final class GcsFilter {
     public boolean matchAll(GcsQuery query) {
         int count = query.prepare(params, range);
         long[] wanted = query.values();
-        BitReader reader = streamReader(query.reader());
+        int p = params.p();
+        long bit = 8L * bitStreamOffset;
         long value = 0;
         long decoded = 0;
         for (int next = 0; next < count; next++) {
@@ -233,7 +246,9 @@ public final class GcsFilter {
                 if (decoded == elementCount) {
                     return false;
                 }
-                value += readDelta(reader, params.p());
+                long quotient = GolombRice.unaryLength(encoded, bit, bitStreamOffset);
+                value += GolombRice.delta(encoded, bit, quotient, p, bitStreamOffset);
+                bit += quotient + 1 + p;
                 decoded++;
             }
             if (value != wanted[next]) {
@@ -251,28 +266,16 @@ public final class GcsFilter {
     /** The N decoded values in stream order (ascending for any filter this library builds); allocates. */
     public long[] values() {
         long[] values = new long[(int) elementCount];
-        BitReader reader = streamReader();
+        int p = params.p();
+        long bit = 8L * bitStreamOffset;
         long value = 0;
         for (int i = 0; i < values.length; i++) {
-            value += readDelta(reader, params.p());
+            long quotient = GolombRice.unaryLength(encoded, bit, bitStreamOffset);
+            value += GolombRice.delta(encoded, bit, quotient, p, bitStreamOffset);
+            bit += quotient + 1 + p;
             values[i] = value;
         }
         return values;
-    }
-
-    private BitReader streamReader() {
-        return new BitReader(encoded, bitStreamOffset, encoded.length - bitStreamOffset);
-    }
-
-    /** Points a query's own reader at the stream: the merge walks then allocate nothing, inlined or not. */
-    private BitReader streamReader(BitReader reusable) {
-        return reusable.reset(encoded, bitStreamOffset, encoded.length - bitStreamOffset);
-    }
-
-    /** One Golomb-Rice delta: unary quotient, then P remainder bits. Wraps modulo 2^64 on hostile input, as Core. */
-    private static long readDelta(BitReader reader, int p) {
-        long quotient = reader.readUnary();
-        return (quotient << p) + reader.readBits(p);
     }
 
     /**

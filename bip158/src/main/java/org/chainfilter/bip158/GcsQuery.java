@@ -1,7 +1,6 @@
 package org.chainfilter.bip158;
 
 import java.util.Collection;
-import org.chainfilter.common.bits.BitReader;
 
 /**
  * The items a client looks for in Golomb-coded sets, with a reusable buffer: a wallet's scripts are hashed again for
@@ -11,7 +10,6 @@ import org.chainfilter.common.bits.BitReader;
 public final class GcsQuery {
     private final byte[][] items;
     private final long[] values;
-    private final BitReader reader = new BitReader(new byte[0]);
 
     private GcsQuery(byte[][] items) {
         this.items = items;
@@ -50,11 +48,6 @@ public final class GcsQuery {
 
     long[] values() {
         return values;
-    }
-
-    /** The reader the merge walks decode with, kept here so that a match allocates nothing. */
-    BitReader reader() {
-        return reader;
     }
 
     @Override
