@@ -8,11 +8,11 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.BloomBitsMatcher;
 import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.web3j.Web3jLogs;
 import org.chainfilter.ethbloom.scan.RpcSession.BlockRange;
 import org.web3j.protocol.Web3jService;
 import org.web3j.protocol.core.methods.response.EthBlock;
@@ -346,16 +346,17 @@ public final class BlockScanner {
         }
     }
 
+    /**
+     * The exact match of a log as the provider sent it. A log without a {@code topics} list is malformed, not a log
+     * without topics (a LOG0 log has {@code []}): read as no topics it would silently fail every topic filter.
+     */
     private static boolean matchesExactly(LogFilter filter, Log log) {
         try {
-            List<byte[]> topics = new ArrayList<>(log.getTopics() == null ? 0 : log.getTopics().size());
-            if (log.getTopics() != null) {
-                for (String topic : log.getTopics()) {
-                    topics.add(Hex.decode(topic, 32, "topic"));
-                }
+            if (log.getTopics() == null) {
+                throw new IllegalArgumentException("log has no topics list");
             }
-            return filter.matches(Hex.decode(log.getAddress(), 20, "address"), topics);
-        } catch (IllegalArgumentException | NullPointerException e) {
+            return Web3jLogs.matches(filter, log);
+        } catch (IllegalArgumentException e) {
             throw new ScanException("the provider returned a malformed log of block " + log.getBlockNumberRaw()
                     + " (log index " + log.getLogIndexRaw() + "): " + e.getMessage(), e);
         }

@@ -368,6 +368,18 @@ class BlockScannerProviderTest {
                 + " \\(log index 0x[0-9a-f]+\\) without a blockHash"), missing);
     }
 
+    @Test
+    void aLogWithoutATopicsListIsMalformedNotALogWithoutTopics() {
+        // Read as no topics, it would pass a match-all filter with topics null and fail every topic filter silently.
+        provider.noTopicsAt = provider.chain.get(1).hash;
+        String message = "the provider returned a malformed log of block 0x1 (log index 0x0): log has no topics list";
+        LogFilter itsAddress = LogFilter.builder().address(provider.chain.get(1).logs.get(0).address()).build();
+        for (LogFilter filter : List.of(LogFilter.matchAll(), itsAddress)) {
+            assertEquals(message, assertThrows(ScanException.class, () -> scan(scanner().build(), filter, 0, 9))
+                    .getMessage(), filter.toString());
+        }
+    }
+
     /** A topic no block of the synthetic chain holds: every bloom rules it out until a fork adds it. */
     private static final LogFilter TOPIC_9 = LogFilter.builder().topic(0, FakeProvider.topic(9)).build();
     private static final FakeLog TOPIC_9_LOG = new FakeLog(FakeProvider.address(0), List.of(FakeProvider.topic(9)));

@@ -69,6 +69,8 @@ final class FakeProvider implements AutoCloseable {
     volatile String wrongLogBlockHashAt;
     /** The logs of the block with this hash are answered with {@code "blockHash": null}. */
     volatile String nullLogBlockHashAt;
+    /** The logs of the block with this hash are answered without their {@code topics} field. */
+    volatile String noTopicsAt;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
@@ -254,8 +256,10 @@ final class FakeProvider implements AutoCloseable {
                                         ? hash(n, 7) : chain.get(n).hash)
                                 .put("blockNumber", "0x" + Integer.toHexString(n))
                                 .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
-                        ArrayNode topics = json.putArray("topics");
-                        log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
+                        if (!chain.get(n).hash.equals(noTopicsAt)) {
+                            ArrayNode topics = json.putArray("topics");
+                            log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
+                        }
                         index++;
                     }
                 }
