@@ -42,7 +42,9 @@ public final class BasicFilter {
      *
      * @param spentScripts the scriptPubKeys spent by the block's inputs, one per input of every transaction after the
      *                     first, in block order (the block's undo data; empty scripts included as empty arrays)
-     * @throws IllegalArgumentException when the number of spent scripts is not the number of spending inputs
+     * @throws IllegalArgumentException when the number of spent scripts is not the number of spending inputs, or as
+     *                                  {@link GcsFilter#build(GcsParams, Collection)} does (more than
+     *                                  {@link GcsFilter#MAX_ELEMENT_COUNT} distinct scripts)
      */
     public static BasicFilter build(Block block, List<byte[]> spentScripts) {
         return new BasicFilter(block.hash(), GcsFilter.build(params(block.hash()), elements(block, spentScripts)));

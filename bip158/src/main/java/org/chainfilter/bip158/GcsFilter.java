@@ -21,7 +21,7 @@ import org.chainfilter.common.bits.BitWriter;
  * zero-padded to a whole byte; the empty set is the single byte {@code 00}.
  *
  * <p>Parsing follows Core's {@code GCSFilter(params, encoded_filter)}: N is a canonical CompactSize of at most
- * {@link CompactSize#MAX_SIZE} (0x02000000), all N values must decode inside the bytes, and no whole byte may follow
+ * {@link #MAX_ELEMENT_COUNT} (0x02000000), all N values must decode inside the bytes, and no whole byte may follow
  * the last value ("excess data"). Before decoding, N is also bounded by what the bytes can hold (every element takes
  * at least {@code P + 1} bits), and nothing is ever allocated from N. Like Core, the reader does not require the pad
  * bits to be zero nor the values to stay below F: a filter header commits to the exact bytes anyway.
@@ -33,6 +33,12 @@ import org.chainfilter.common.bits.BitWriter;
  * The instance methods are thread-safe.
  */
 public final class GcsFilter {
+    /**
+     * The largest N: the count is read with Core's {@code ReadCompactSize}, which refuses sizes above
+     * {@code MAX_SIZE} (0x02000000 = 33,554,432), so {@link #parse} refuses more and {@link #build} builds no more.
+     */
+    public static final long MAX_ELEMENT_COUNT = CompactSize.MAX_SIZE;
+
     private final GcsParams params;
     private final long elementCount;
     private final long range;
@@ -50,12 +56,23 @@ public final class GcsFilter {
     /**
      * Builds the set of the distinct {@code elements} (compared by content) under {@code params}. The elements are
      * not kept.
+     *
+     * @throws IllegalArgumentException when there are more than {@link #MAX_ELEMENT_COUNT} distinct elements (the
+     *                                  count is known once the hashes are sorted and byte-equal elements merged, and is
+     *                                  checked before anything is sized by it or written), or the stream would exceed
+     *                                  {@link CompactSize#MAX_SIZE} bytes
      */
     public static GcsFilter build(GcsParams params, Collection<byte[]> elements) {
+        return build(params, elements, MAX_ELEMENT_COUNT);
+    }
+
+    /** {@link #build(GcsParams, Collection)} under a lower limit on N, so that a test can reach the limit. */
+    static GcsFilter build(GcsParams params, Collection<byte[]> elements, long maxElementCount) {
         byte[][] items = elements.toArray(new byte[0][]);
         long[] sorted = new long[items.length];
         sortedHashes(params, items, items.length, sorted);
         int distinct = dropDuplicateElements(params, items, sorted);
+        checkElementCount(distinct, maxElementCount);
         long range = params.range(distinct);
         checkEncodable(params, sorted, distinct, range);
         // About P + 2 bits per element (BIP158: 21.05 for the basic parameters); the writer grows if a set needs more.
@@ -77,6 +94,18 @@ public final class GcsFilter {
         System.arraycopy(prefix.toByteArray(), 0, encoded, 0, prefixLength);
         bits.copyTo(encoded, prefixLength);
         return new GcsFilter(params, distinct, encoded, prefixLength);
+    }
+
+    /**
+     * Refuses N above {@code maxElementCount}: with small parameters (P = 0 and M = 1 take about 2 bits an element)
+     * 2^25 + 1 elements pass the byte limit of {@link #checkEncodable}, but no parser, ours or Core's, would read the
+     * filter back.
+     */
+    static void checkElementCount(long distinctCount, long maxElementCount) {
+        if (distinctCount > maxElementCount) {
+            throw new IllegalArgumentException("a GCS of " + distinctCount + " distinct elements cannot be built: N is"
+                    + " at most " + maxElementCount + ", the largest count a filter's parser accepts");
+        }
     }
 
     /**
@@ -109,7 +138,7 @@ public final class GcsFilter {
     public static GcsFilter parse(GcsParams params, byte[] encoded) {
         byte[] bytes = encoded.clone();
         ByteReader reader = new ByteReader(bytes);
-        long count = CompactSize.read(reader, "GCS element count N", CompactSize.MAX_SIZE);
+        long count = CompactSize.read(reader, "GCS element count N", MAX_ELEMENT_COUNT);
         int offset = reader.position();
         long streamBits = 8L * reader.remaining();
         long capacity = streamBits / (params.p() + 1);

@@ -135,6 +135,31 @@ class GcsFilterTest {
         assertEquals(2, filter.elementCount());
     }
 
+    /**
+     * N is bounded as the parser bounds it (Core's MAX_SIZE), and the bound counts distinct elements. A build at the
+     * real limit needs 2^25 distinct elements (gigabytes), so build is checked under a limit of 4 and the real limit on
+     * the check itself.
+     */
+    @Test
+    void buildRefusesMoreDistinctElementsThanTheParserAccepts() {
+        assertEquals(0x02000000L, GcsFilter.MAX_ELEMENT_COUNT);
+        assertEquals("a GCS of 33554433 distinct elements cannot be built: N is at most 33554432, the largest count a"
+                + " filter's parser accepts", assertThrows(IllegalArgumentException.class,
+                        () -> GcsFilter.checkElementCount(GcsFilter.MAX_ELEMENT_COUNT + 1, GcsFilter.MAX_ELEMENT_COUNT))
+                .getMessage());
+        GcsFilter.checkElementCount(GcsFilter.MAX_ELEMENT_COUNT, GcsFilter.MAX_ELEMENT_COUNT);
+        List<byte[]> five = randomItems(new SplittableRandom(5), 5);
+        assertEquals("a GCS of 5 distinct elements cannot be built: N is at most 4, the largest count a filter's parser"
+                + " accepts", assertThrows(IllegalArgumentException.class, () -> GcsFilter.build(KEY_00_0F, five, 4))
+                        .getMessage());
+        List<byte[]> fourWithCopies = new ArrayList<>(five.subList(0, 4));
+        fourWithCopies.add(five.get(0).clone());
+        fourWithCopies.add(five.get(3).clone());
+        GcsFilter atTheLimit = GcsFilter.build(KEY_00_0F, fourWithCopies, 4);
+        assertEquals(4, atTheLimit.elementCount());
+        assertEquals(GcsFilter.build(KEY_00_0F, fourWithCopies), atTheLimit);
+    }
+
     @Test
     void mapToRangeIsTheHighWordOfTheUnsignedProduct() {
         assertEquals(0xfffffffffffffffeL, GcsParams.mapToRange(-1L, -1L));
