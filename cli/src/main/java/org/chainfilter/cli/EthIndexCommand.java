@@ -20,7 +20,6 @@ import org.web3j.protocol.core.BatchRequest;
 import org.web3j.protocol.core.DefaultBlockParameter;
 import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.response.EthBlock;
-import org.web3j.protocol.http.HttpService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,6 +74,12 @@ final class EthIndexCommand implements Runnable {
                 description = "With --rpc: index only blocks at least N blocks below the head (default "
                         + DEFAULT_CONFIRMATIONS + ", as eth scan).")
         private Integer confirmations;
+
+        @Option(names = "--rpc-timeout", paramLabel = "SECONDS",
+                defaultValue = "" + RpcTransport.DEFAULT_TIMEOUT_SECONDS,
+                description = "With --rpc: the most one JSON-RPC call may take, connecting to last byte (1..3600,"
+                        + " default ${DEFAULT-VALUE}).")
+        private int rpcTimeoutSeconds;
 
         @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
                 description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
@@ -150,7 +155,7 @@ final class EthIndexCommand implements Runnable {
          * after it.
          */
         private long appendFromNode(SectionIndexWriter writer) throws IOException {
-            Web3j web3j = Web3j.build(new HttpService(rpcUrl));
+            Web3j web3j = Web3j.build(RpcTransport.http(rpcUrl, rpcTimeoutSeconds));
             try {
                 long head = web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
                 int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;

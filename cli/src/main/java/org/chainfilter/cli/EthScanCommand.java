@@ -22,7 +22,6 @@ import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.web3j.protocol.core.methods.response.Log;
-import org.web3j.protocol.http.HttpService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -105,6 +104,11 @@ final class EthScanCommand implements Callable<Integer> {
             description = "Attempts per call before giving up, with exponential backoff (default ${DEFAULT-VALUE}).")
     private int attempts;
 
+    @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + RpcTransport.DEFAULT_TIMEOUT_SECONDS,
+            description = "The most one JSON-RPC call may take, connecting to last byte (1..3600, default"
+                    + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one.")
+    private int rpcTimeoutSeconds;
+
     @Option(names = "--index", paramLabel = "DIR",
             description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
                     + " decided by it.")
@@ -118,7 +122,8 @@ final class EthScanCommand implements Callable<Integer> {
         LogFilter filter = filterOptions.filter();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        BlockScanner.Builder builder = BlockScanner.builder(new HttpService(rpcUrl)).headerBatchSize(batch)
+        BlockScanner.Builder builder = BlockScanner.builder(RpcTransport.http(rpcUrl, rpcTimeoutSeconds))
+                .headerBatchSize(batch)
                 .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
                 .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8)))
                 .listener(progress(err));

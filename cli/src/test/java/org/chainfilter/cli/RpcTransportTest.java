@@ -1,0 +1,86 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node that answers a byte at a time, each byte well within any read timeout, and never finishes: the eth commands
+ * must give up after {@code --rpc-timeout} (default {@value RpcTransport#DEFAULT_TIMEOUT_SECONDS} s) instead of
+ * waiting forever.
+ */
+@Timeout(60)
+class RpcTransportTest {
+    private HttpServer dripping;
+
+    @BeforeEach
+    void startDrippingNode() throws IOException {
+        dripping = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+        dripping.setExecutor(Executors.newCachedThreadPool());
+        dripping.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, 0);
+                OutputStream body = exchange.getResponseBody();
+                body.write("{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":\"".getBytes(StandardCharsets.US_ASCII));
+                // At most 50 s of drip; the client hangs up long before when the call is bounded.
+                for (int i = 0; i < 500; i++) {
+                    body.write('0');
+                    body.flush();
+                    Thread.sleep(100);
+                }
+            } catch (IOException | InterruptedException clientGone) {
+                // the bounded call was cut off
+            }
+        });
+        dripping.start();
+    }
+
+    @AfterEach
+    void stop() {
+        dripping.stop(0);
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + dripping.getAddress().getPort();
+    }
+
+    @Test
+    void ethScanGivesUpOnANodeThatNeverFinishesItsAnswer() {
+        CliRun run = CliRun.of("eth", "scan", "--rpc", url(), "--from", "0", "--to", "10", "--retries", "2",
+                "--rpc-timeout", "1");
+        assertEquals(1, run.status, run::toString);
+        String n = System.lineSeparator();
+        assertEquals("retrying eth_blockNumber in 250 ms (failure 1: InterruptedIOException: timeout)" + n
+                + "chainfilter: eth_blockNumber failed 2 times in a row (retry limit 2); last error:"
+                + " InterruptedIOException: timeout" + n, run.err);
+    }
+
+    @Test
+    void ethIndexBuildGivesUpOnANodeThatNeverFinishesItsAnswer(@TempDir Path dir) {
+        CliRun run = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc", url(),
+                "--rpc-timeout", "1");
+        assertEquals(1, run.status, run::toString);
+        assertTrue(run.err.startsWith("chainfilter: timeout"), run.err);
+    }
+
+    @Test
+    void theTimeoutIsBounded() {
+        CliRun run = CliRun.of("eth", "scan", "--rpc", url(), "--from", "0", "--rpc-timeout", "0");
+        assertEquals("chainfilter: --rpc-timeout is 0 seconds; it must be 1..3600" + System.lineSeparator(), run.err);
+    }
+}
