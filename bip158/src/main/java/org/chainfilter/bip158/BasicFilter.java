@@ -42,20 +42,38 @@ public final class BasicFilter {
      *
      * @param spentScripts the scriptPubKeys spent by the block's inputs, one per input of every transaction after the
      *                     first, in block order (the block's undo data; empty scripts included as empty arrays)
-     * @throws IllegalArgumentException when the number of spent scripts is not the number of spending inputs, or as
+     * @throws IllegalArgumentException when the block, the list of spent scripts or one of them is null, when the
+     *                                  number of spent scripts is not the number of spending inputs, or as
      *                                  {@link GcsFilter#build(GcsParams, Collection)} does (more than
      *                                  {@link GcsFilter#MAX_ELEMENT_COUNT} distinct scripts)
      */
     public static BasicFilter build(Block block, List<byte[]> spentScripts) {
-        return new BasicFilter(block.hash(), GcsFilter.build(params(block.hash()), elements(block, spentScripts)));
+        List<byte[]> elements = elements(block, spentScripts);
+        return new BasicFilter(block.hash(), GcsFilter.build(params(block.hash()), elements));
     }
 
     /**
      * The elements of the basic filter of {@code block}, duplicates not yet merged (the GCS merges byte-equal ones).
      *
+     * @throws IllegalArgumentException as {@link #build(Block, List)} does for the block and the spent scripts
      * @see #build(Block, List)
      */
     public static List<byte[]> elements(Block block, List<byte[]> spentScripts) {
+        if (block == null) {
+            throw new IllegalArgumentException("block is null");
+        }
+        if (spentScripts == null) {
+            throw new IllegalArgumentException("spent scripts are null; a block with only a coinbase spends an empty"
+                    + " list");
+        }
+        int index = 0;
+        for (byte[] script : spentScripts) {
+            if (script == null) {
+                throw new IllegalArgumentException("spent script " + index + " of block " + block.hash() + " is null"
+                        + " (an empty script is an empty array)");
+            }
+            index++;
+        }
         List<Transaction> transactions = block.transactions();
         int spendingInputs = 0;
         for (int i = 1; i < transactions.size(); i++) {

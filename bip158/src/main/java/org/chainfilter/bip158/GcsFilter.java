@@ -57,7 +57,8 @@ public final class GcsFilter {
      * Builds the set of the distinct {@code elements} (compared by content) under {@code params}. The elements are
      * not kept.
      *
-     * @throws IllegalArgumentException when there are more than {@link #MAX_ELEMENT_COUNT} distinct elements (the
+     * @throws IllegalArgumentException when {@code elements} or one of them is null (naming its index in iteration
+     *                                  order), when there are more than {@link #MAX_ELEMENT_COUNT} distinct elements (the
      *                                  count is known once the hashes are sorted and byte-equal elements merged, and is
      *                                  checked before anything is sized by it or written), or the stream would exceed
      *                                  {@link CompactSize#MAX_SIZE} bytes
@@ -68,7 +69,15 @@ public final class GcsFilter {
 
     /** {@link #build(GcsParams, Collection)} under a lower limit on N, so that a test can reach the limit. */
     static GcsFilter build(GcsParams params, Collection<byte[]> elements, long maxElementCount) {
+        if (elements == null) {
+            throw new IllegalArgumentException("GCS elements are null; the empty set is an empty collection");
+        }
         byte[][] items = elements.toArray(new byte[0][]);
+        for (int i = 0; i < items.length; i++) {
+            if (items[i] == null) {
+                throw new IllegalArgumentException("GCS element " + i + " is null");
+            }
+        }
         long[] sorted = new long[items.length];
         sortedHashes(params, items, items.length, sorted);
         int distinct = dropDuplicateElements(params, items, sorted);

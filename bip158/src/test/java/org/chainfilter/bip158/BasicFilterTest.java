@@ -137,6 +137,24 @@ class BasicFilterTest {
                 + " inputs after its coinbase but 0 spent scripts were given", e.getMessage());
     }
 
+    /** Row 49291 with its third spent script replaced by null: refused by index, not with a bare NullPointerException. */
+    @Test
+    void aNullBlockScriptListOrScriptIsRefusedByName() throws IOException {
+        JsonNode row = publishedVectors().get("vectors").get(4);
+        Block block = Block.fromHex(row.get("block").asText());
+        List<byte[]> spent = new ArrayList<>();
+        row.get("prevoutScripts").forEach(s -> spent.add(Hex.decode(s.asText())));
+        spent.set(2, null);
+        assertEquals("spent script 2 of block " + block.hash() + " is null (an empty script is an empty array)",
+                assertThrows(IllegalArgumentException.class, () -> BasicFilter.build(block, spent)).getMessage());
+        assertEquals("spent scripts are null; a block with only a coinbase spends an empty list",
+                assertThrows(IllegalArgumentException.class, () -> BasicFilter.build(block, null)).getMessage());
+        assertEquals("block is null",
+                assertThrows(IllegalArgumentException.class, () -> BasicFilter.build(null, List.of())).getMessage());
+        assertEquals("block is null",
+                assertThrows(IllegalArgumentException.class, () -> BasicFilter.elements(null, List.of())).getMessage());
+    }
+
     @Test
     void keyIsTheFirstSixteenInternalBytesOfTheBlockHash() {
         Hash256 genesis = Hash256.fromDisplayHex("000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943");

@@ -160,6 +160,18 @@ class GcsFilterTest {
         assertEquals(GcsFilter.build(KEY_00_0F, fourWithCopies), atTheLimit);
     }
 
+    /** As GcsQuery.of does: a null element is named by its index, not left to a bare NullPointerException. */
+    @Test
+    void buildRefusesANullCollectionOrElementByName() {
+        List<byte[]> withNull = new ArrayList<>(List.of(new byte[] {1}, new byte[] {2}, new byte[0]));
+        withNull.add(null);
+        withNull.add(new byte[] {3});
+        assertEquals("GCS element 3 is null",
+                assertThrows(IllegalArgumentException.class, () -> GcsFilter.build(KEY_00_0F, withNull)).getMessage());
+        assertEquals("GCS elements are null; the empty set is an empty collection",
+                assertThrows(IllegalArgumentException.class, () -> GcsFilter.build(KEY_00_0F, null)).getMessage());
+    }
+
     @Test
     void mapToRangeIsTheHighWordOfTheUnsignedProduct() {
         assertEquals(0xfffffffffffffffeL, GcsParams.mapToRange(-1L, -1L));
