@@ -226,14 +226,7 @@ public final class Bip37BloomFilter {
             return false;
         }
         probes.load(item, offset, length);
-        int rest = hashFunctionCount - 1;
-        probes.indices(SEED_STEP + tweak, SEED_STEP, rest, indices);
-        for (int i = 0; i < rest; i++) {
-            if (!bits.get(indices[i])) {
-                return false;
-            }
-        }
-        return true;
+        return probes.allSet(bits, SEED_STEP + tweak, SEED_STEP, hashFunctionCount - 1, indices);
     }
 
     /** Inserts a hash (a txid) in internal byte order, as Core's {@code insert(uint256)}. No allocation. */

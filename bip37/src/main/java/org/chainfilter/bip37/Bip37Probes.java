@@ -3,6 +3,7 @@ package org.chainfilter.bip37;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.hash.Murmur3;
 
 /**
@@ -157,6 +158,52 @@ final class Bip37Probes {
         }
     }
 
+    /**
+     * Whether the bits at the indices under the {@code count} seeds {@code firstSeed + j · step} are all set, stopping
+     * at the first group that has a clear one: the odd group ({@code count mod 8} seeds) first, one seed at a time when
+     * it has four or fewer (a non-member that passed one probe most often fails the next, so it costs one chain, not
+     * twelve), then groups of eight. {@code scratch} holds at least 8 entries.
+     */
+    boolean allSet(LongArrayBitStore bits, int firstSeed, int step, int count, long[] scratch) {
+        if (longItem != null) {
+            for (int j = 0; j < count; j++) {
+                if (!bits.get(index(firstSeed + j * step))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        int remainder = count & 7;
+        if (remainder > 4) {
+            walk8(firstSeed, step, scratch, 0);
+            if (!allSet(bits, scratch, remainder)) {
+                return false;
+            }
+        } else {
+            for (int j = 0; j < remainder; j++) {
+                if (!bits.get(index(firstSeed + j * step))) {
+                    return false;
+                }
+            }
+        }
+        for (int j = remainder; j < count; j += 8) {
+            walk8(firstSeed + j * step, step, scratch, 0);
+            if (!allSet(bits, scratch, 8)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allSet(LongArrayBitStore bits, long[] indices, int count) {
+        for (int i = 0; i < count; i++) {
+            if (!bits.get(indices[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The indices under the eight seeds {@code seed + j · step}, into {@code out[at, at + 8)}. */
     private void walk8(int seed, int step, long[] out, int at) {
         int h0 = seed;
@@ -189,24 +236,5 @@ final class Bip37Probes {
         out[at + 5] = reduce(Murmur3.fmix32(h5 ^ fin));
         out[at + 6] = reduce(Murmur3.fmix32(h6 ^ fin));
         out[at + 7] = reduce(Murmur3.fmix32(h7 ^ fin));
-    }
-
-    /**
-     * The bit indices under {@code seed} and {@code seed + step}, packed as {@code first << 32 | second} (both are
-     * below 2^19).
-     */
-    long indexPair(int seed, int step) {
-        if (longItem != null) {
-            return index(seed) << 32 | index(seed + step);
-        }
-        int h0 = seed;
-        int h1 = seed + step;
-        int f = five;
-        for (int b = 0; b < blocks; b++) {
-            int k = mixed[b];
-            h0 = Integer.rotateLeft(h0 ^ k, 13) * f + N;
-            h1 = Integer.rotateLeft(h1 ^ k, 13) * f + N;
-        }
-        return reduce(Murmur3.fmix32(h0 ^ tail ^ length)) << 32 | reduce(Murmur3.fmix32(h1 ^ tail ^ length));
     }
 }

@@ -3,14 +3,39 @@ package org.chainfilter.bip37;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
+import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 
-/** The fast probe path equals {@code Murmur3.x86_32(seed, item) mod m}, unsigned, for every length, seed and m. */
+/**
+ * The fast probe path equals {@code Murmur3.x86_32(seed, item) mod m}, unsigned, for every length, seed and m, and
+ * {@code allSet} equals the AND of the bits at those indices.
+ */
 class Bip37ProbesTest {
 
     private static long reference(int seed, byte[] item, int offset, int length, long m) {
         return Integer.toUnsignedLong(Murmur3.x86_32(seed, item, offset, length)) % m;
+    }
+
+    /**
+     * For the {@code allSet} check, bits set with density {@code 1 - 2^-n} (n random words ORed; 0 = all set): low
+     * densities stop at the first group, full ones run every group.
+     */
+    private static final int[] ORED_WORDS = {1, 3, 5, 0};
+
+    private static LongArrayBitStore randomBits(long m, int oredWords, Random random) {
+        long[] words = new long[(int) ((m + 63) / 64)];
+        for (int w = 0; w < words.length; w++) {
+            long word = oredWords == 0 ? -1L : 0;
+            for (int i = 0; i < oredWords; i++) {
+                word |= random.nextLong();
+            }
+            words[w] = word;
+        }
+        if (m % 64 != 0) {
+            words[words.length - 1] &= (1L << m) - 1;
+        }
+        return LongArrayBitStore.fromWords(m, words);
     }
 
     @Test
@@ -36,10 +61,13 @@ class Bip37ProbesTest {
                 assertEquals(reference(seed + j * Bip37BloomFilter.SEED_STEP, item, offset, length, m), all[j],
                         "round " + round + " function " + j);
             }
-            long pair = probes.indexPair(seed, Bip37BloomFilter.SEED_STEP);
-            assertEquals(reference(seed, item, offset, length, m), pair >>> 32, "round " + round);
-            assertEquals(reference(seed + Bip37BloomFilter.SEED_STEP, item, offset, length, m), pair & 0xffffffffL,
-                    "round " + round);
+            LongArrayBitStore bits = randomBits(m, ORED_WORDS[round % ORED_WORDS.length], random);
+            boolean expected = true;
+            for (int j = 0; j < count; j++) {
+                expected &= bits.get(reference(seed + j * Bip37BloomFilter.SEED_STEP, item, offset, length, m));
+            }
+            assertEquals(expected, probes.allSet(bits, seed, Bip37BloomFilter.SEED_STEP, count, new long[8]),
+                    "round " + round + ", " + count + " functions");
         }
     }
 
