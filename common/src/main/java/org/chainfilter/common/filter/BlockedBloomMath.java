@@ -14,7 +14,10 @@ package org.chainfilter.common.filter;
  *
  * <p>where {@code (1 - (1 - 1/B)^{ik})^k} is the classic rate of a {@code B}-bit filter holding {@code i} items whose
  * {@code k} probes are independent and drawn with replacement, as the filter draws them. The sum is taken to
- * {@code i = λ + 12 sqrt(λ) + 40}, past which the Poisson tail is below 10^-25.
+ * {@code i = λ + 12 sqrt(λ) + 40}, past which the Poisson tail is below 10^-25. From a load of
+ * {@link #SATURATED_LOAD} on, the rate is 1 in double precision and is returned without the sum (whose length grows
+ * with λ): all but 10^-25 of the Poisson mass lies above {@code λ - 12 sqrt(λ) - 40 > 30,000} items, where even one
+ * probe per item leaves a bit clear with probability {@code (1 - 1/512)^30000 < 10^-25}.
  *
  * <p>For the same memory the blocked filter's rate is higher than the classic {@code (1 - e^{-kn/m})^k}, and the
  * optimal {@code k} is smaller (RocksDB's FastLocalBloom uses 6 where the classic filter would use 7 at 10 bits per
@@ -26,6 +29,8 @@ public final class BlockedBloomMath {
     public static final int BLOCK_BITS = 512;
     /** The largest probe count the blocked filter accepts. */
     public static final int MAX_HASH_FUNCTIONS = 24;
+    /** The load (items per block) from which {@link #falsePositiveRate} is 1 in double precision: 64 items per bit. */
+    static final double SATURATED_LOAD = 64.0 * BLOCK_BITS;
 
     private BlockedBloomMath() {
     }
@@ -44,6 +49,9 @@ public final class BlockedBloomMath {
         checkHashFunctionCount(hashFunctionCount);
         if (elementsPerBlock == 0) {
             return 0;
+        }
+        if (elementsPerBlock >= SATURATED_LOAD) {
+            return 1;
         }
         double lambda = elementsPerBlock;
         double logLambda = Math.log(lambda);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.BloomMath;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class BlockedBloomMathTest {
 
@@ -21,6 +22,23 @@ class BlockedBloomMathTest {
         assertEquals(0.00958, blocked, 0.00005);
         assertEquals(0.00819, BloomMath.falsePositiveRate(1000, 10_000, 7), 0.00001);
         assertTrue(blocked > BloomMath.falsePositiveRate(1000, 10_000, 6));
+    }
+
+    /**
+     * A load beyond any real filter (2^63 items in one block) is answered at once with 1, not by a sum with a term per
+     * item; just below the cut-off the sum itself gives 1 for every k (to its own rounding, 10^-9 over 33,000 terms), so
+     * the cut-off changes no answer. (The timeout
+     * only turns the old endless loop into a failure.)
+     */
+    @Test
+    @Timeout(60)
+    void anOverloadedFilterIsSaturatedWithoutSummingPerItem() {
+        assertEquals(1.0, BlockedBloomMath.falsePositiveRate(1e15, 6));
+        assertEquals(1.0, BlockedBloomFilter.withShape(KeyEncoder.longs(), 1, 24).falsePositiveRate(Long.MAX_VALUE));
+        for (int k = 1; k <= BlockedBloomMath.MAX_HASH_FUNCTIONS; k++) {
+            assertEquals(1.0, BlockedBloomMath.falsePositiveRate(Math.nextDown(BlockedBloomMath.SATURATED_LOAD), k), 1e-9);
+            assertEquals(1.0, BlockedBloomMath.falsePositiveRate(BlockedBloomMath.SATURATED_LOAD, k));
+        }
     }
 
     /** One item in one block with k probes: the rate is 1 - (1 - 1/512)^k ... averaged over Poisson(λ) loads. */
