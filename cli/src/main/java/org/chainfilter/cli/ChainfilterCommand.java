@@ -50,10 +50,22 @@ public final class ChainfilterCommand implements Runnable {
                 .setErr(err)
                 .setParameterExceptionHandler(errors)
                 .setExecutionExceptionHandler(errors);
+        shareVersion(commandLine, new VersionProvider());
         int status = commandLine.execute(args);
         out.flush();
         err.flush();
         return status;
+    }
+
+    /**
+     * Gives every subcommand the top command's version: each has {@code -V, --version} from the standard help options,
+     * and without a provider of its own picocli prints nothing for it.
+     */
+    private static void shareVersion(CommandLine command, CommandLine.IVersionProvider provider) {
+        command.getCommandSpec().versionProvider(provider);
+        for (CommandLine subcommand : command.getSubcommands().values()) {
+            shareVersion(subcommand, provider);
+        }
     }
 
     @Override

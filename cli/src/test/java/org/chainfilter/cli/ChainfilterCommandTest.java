@@ -140,4 +140,16 @@ class ChainfilterCommandTest {
         assertEquals(0, version.status);
         assertTrue(version.out.startsWith("chainfilter 0.1.0"), version::toString);
     }
+
+    /** Every subcommand's help lists -V, --version; it printed an empty line for all but the top command. */
+    @ParameterizedTest
+    @CsvSource({"math", "hash", "hash murmur3", "bip37 create", "bip158 match", "eth", "eth index query",
+        "eth scan", "conformance", "demo"})
+    void everySubcommandPrintsTheVersion(String command) {
+        String[] args = (command + " --version").split(" ");
+        CliRun run = CliRun.of(args);
+        assertEquals(0, run.status, run::toString);
+        assertEquals(CliRun.of("--version").out, run.out, run::toString);
+        assertTrue(run.out.startsWith("chainfilter 0.1.0"), run::toString);
+    }
 }
