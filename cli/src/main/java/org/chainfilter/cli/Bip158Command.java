@@ -62,7 +62,7 @@ final class Bip158Command implements Runnable {
             Block block = blockSource.read();
             List<byte[]> scripts = CliInputs.decodeHex(spent);
             if (spentFile != null) {
-                scripts.addAll(CliInputs.decodeHexLines(spentFile));
+                scripts.addAll(CliInputs.decodeHexLines(spentFile, "--spent-file"));
             }
             BasicFilter filter = BasicFilter.build(block, scripts);
             PrintWriter out = spec.commandLine().getOut();

@@ -66,13 +66,16 @@ final class EthBloomCommand implements Callable<Integer> {
         if (file == null || file.equals("-")) {
             bytes = readBounded(System.in, "stdin");
         } else {
-            Path path = Path.of(file);
+            Path path = CliInputs.regularFile(Path.of(file), "FILE");
             long size = Files.size(path);
             if (size > MAX_INPUT_BYTES) {
                 throw new IllegalArgumentException(file + " is " + size + " bytes; at most " + MAX_INPUT_BYTES
                         + " are read");
             }
-            bytes = Files.readAllBytes(path);
+            try (InputStream in = Files.newInputStream(path)) {
+                // the size a device or a growing file reports need not bound what it yields
+                bytes = readBounded(in, file);
+            }
         }
         try {
             return new ObjectMapper().readTree(bytes);

@@ -119,7 +119,7 @@ final class EthIndexCommand implements Runnable {
             long appended = 0;
             try (BufferedReader in = bloomsFile.equals("-")
                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                    : Files.newBufferedReader(Path.of(bloomsFile))) {
+                    : Files.newBufferedReader(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
                 String line;
                 int lineNumber = 0;
                 while ((line = in.readLine()) != null) {

@@ -2,7 +2,6 @@ package org.chainfilter.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -41,7 +40,9 @@ final class EthMatchCommand implements Callable<Integer> {
         if ((bloomHex == null) == (bloomFile == null)) {
             throw new IllegalArgumentException("give exactly one of --bloom and --bloom-file");
         }
-        LogsBloom bloom = LogsBloom.fromHex(bloomHex != null ? bloomHex.strip() : Files.readString(bloomFile).strip());
+        String hex = bloomHex != null ? bloomHex
+                : CliInputs.readText(bloomFile, "--bloom-file", CliInputs.MAX_VALUE_FILE_BYTES);
+        LogsBloom bloom = LogsBloom.fromHex(hex.strip());
         LogFilter filter = filterOptions.filter();
         boolean could = filter.couldMatch(bloom);
         PrintWriter out = spec.commandLine().getOut();

@@ -3,8 +3,13 @@ package org.chainfilter.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -128,6 +133,37 @@ class ChainfilterCommandTest {
         assertEquals("no such file: /nowhere/filter.bin", ErrorHandler.describe(new NoSuchFileException("/nowhere/filter.bin")));
         assertEquals("internal error: java.lang.NullPointerException: boom (set CHAINFILTER_DEBUG=1 for the stack trace)",
                 ErrorHandler.describe(new NullPointerException("boom")));
+    }
+
+    /** A directory given as an input file is named with its option; the bare "Is a directory" named neither. */
+    @Test
+    void aDirectoryGivenAsAFileIsNamed(@TempDir Path dir) {
+        String d = dir.toString();
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", d), 1, "--block-file " + d + " is a directory, not a file");
+        assertOneLineError(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file", d), 1,
+                "--spent-file " + d + " is a directory, not a file");
+        assertOneLineError(CliRun.of("eth", "match", "--bloom-file", d, "--address",
+                "0x0000000000000000000000000000000000000000"), 1, "--bloom-file " + d + " is a directory, not a file");
+        assertOneLineError(CliRun.of("eth", "bloom", d), 1, "FILE " + d + " is a directory, not a file");
+        assertOneLineError(CliRun.of("eth", "index", "build", "--index", dir.resolve("idx").toString(), "--blooms", d,
+                "--first-block", "0"), 1, "--blooms " + d + " is a directory, not a file");
+    }
+
+    /** A value file is read up to its limit, not whole: a block file larger than any block's hex is refused. */
+    @Test
+    void aValueFileIsReadOnlyUpToItsLimit(@TempDir Path dir) throws IOException {
+        Path big = dir.resolve("big.hex");
+        try (OutputStream out = Files.newOutputStream(big)) {
+            byte[] zeros = new byte[1 << 20];
+            java.util.Arrays.fill(zeros, (byte) '0');
+            for (int i = 0; i <= CliInputs.MAX_VALUE_FILE_BYTES >> 20; i++) {
+                out.write(zeros);
+            }
+        }
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", big.toString()), 1, "--block-file " + big + " holds more than 16777216 bytes, the most"
+                + " this option reads");
     }
 
     @Test
