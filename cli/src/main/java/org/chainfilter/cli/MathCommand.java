@@ -39,15 +39,27 @@ final class MathCommand implements Runnable {
                 shape.bitCount(), shape.hashFunctionCount()));
     }
 
-    /** A whole count written as 1000000, 1_000_000 or 1e6; anything that is not an exact integer is refused. */
+    /**
+     * A whole count written as 1000000, 1_000_000 or 1e6; anything that is not an exact integer is refused, and a
+     * whole number beyond {@link Long#MAX_VALUE} in size is refused as such, not as "not a whole number".
+     */
     static final class CountConverter implements picocli.CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
+            java.math.BigDecimal value;
             try {
-                return new java.math.BigDecimal(text.replace("_", "")).longValueExact();
-            } catch (NumberFormatException | ArithmeticException e) {
+                value = new java.math.BigDecimal(text.replace("_", ""));
+            } catch (NumberFormatException e) {
                 throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
             }
+            if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+            }
+            if (value.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is a whole number beyond "
+                        + Long.MAX_VALUE + " in size, the most a count can be");
+            }
+            return value.longValueExact();
         }
     }
 

@@ -83,6 +83,25 @@ class ChainfilterCommandTest {
         assertOneLineError(CliRun.of("math", "--elements", "1.5", "--fp", "0.01"), 2,
                 "Invalid value for option '--elements': '1.5' is not a whole number (see 'chainfilter math --help')");
         assertEquals(0, CliRun.of("math", "--elements", "1_000", "--fp", "0.01").status);
+        assertOneLineError(CliRun.of("math", "--elements", "1e-999999999", "--fp", "0.01"), 2,
+                "Invalid value for option '--elements': '1e-999999999' is not a whole number (see 'chainfilter math"
+                        + " --help')");
+    }
+
+    /** A whole number too large for a count is called that; it was refused as "not a whole number". */
+    @Test
+    void elementCountsPastALongAreTooLargeNotFractional() {
+        assertOneLineError(CliRun.of("math", "--elements", "1e30", "--fp", "0.01"), 2,
+                "Invalid value for option '--elements': '1e30' is a whole number beyond 9223372036854775807 in size,"
+                        + " the most a count can be (see 'chainfilter math --help')");
+        assertOneLineError(CliRun.of("math", "--elements", "-1e999999999", "--fp", "0.01"), 2,
+                "Invalid value for option '--elements': '-1e999999999' is a whole number beyond 9223372036854775807 in"
+                        + " size, the most a count can be (see 'chainfilter math --help')");
+        CliRun largest = CliRun.of("math", "--elements", "9223372036854775807", "--fp", "0.5");
+        assertOneLineError(largest, 1, "9223372036854775807 elements at rate 0.5 need 1.3306513097844322E19 bits; at"
+                + " most 9223372036854775807 are representable");
+        assertOneLineError(CliRun.of("math", "--elements", "2.0e1", "--fp", "1.5"), 1,
+                "false-positive rate is 1.5; it must be strictly between 0 and 1");
     }
 
     @Test
