@@ -81,6 +81,12 @@ final class EthIndexCommand implements Runnable {
                         + " default ${DEFAULT-VALUE}).")
         private int rpcTimeoutSeconds;
 
+        @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
+                defaultValue = "" + RpcTransport.DEFAULT_MAX_RESPONSE_BYTES,
+                description = "With --rpc: the largest JSON-RPC answer read, counted as it arrives (1..1073741824, default"
+                        + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off.")
+        private long rpcMaxResponseBytes;
+
         @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
                 description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
         private int batchSize;
@@ -155,7 +161,7 @@ final class EthIndexCommand implements Runnable {
          * after it.
          */
         private long appendFromNode(SectionIndexWriter writer) throws IOException {
-            Web3j web3j = Web3j.build(RpcTransport.http(rpcUrl, rpcTimeoutSeconds));
+            Web3j web3j = Web3j.build(RpcTransport.http(rpcUrl, rpcTimeoutSeconds, rpcMaxResponseBytes));
             try {
                 long head = web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
                 int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;

@@ -109,6 +109,12 @@ final class EthScanCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one.")
     private int rpcTimeoutSeconds;
 
+    @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
+            defaultValue = "" + RpcTransport.DEFAULT_MAX_RESPONSE_BYTES,
+            description = "The largest JSON-RPC answer read, counted as it arrives (1..1073741824, default"
+                    + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off, and its eth_getLogs range split.")
+    private long rpcMaxResponseBytes;
+
     @Option(names = "--index", paramLabel = "DIR",
             description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
                     + " decided by it.")
@@ -122,7 +128,7 @@ final class EthScanCommand implements Callable<Integer> {
         LogFilter filter = filterOptions.filter();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        BlockScanner.Builder builder = BlockScanner.builder(RpcTransport.http(rpcUrl, rpcTimeoutSeconds))
+        BlockScanner.Builder builder = BlockScanner.builder(RpcTransport.http(rpcUrl, rpcTimeoutSeconds, rpcMaxResponseBytes))
                 .headerBatchSize(batch)
                 .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
                 .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8)))

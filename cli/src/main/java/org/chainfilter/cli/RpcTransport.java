@@ -2,35 +2,43 @@ package org.chainfilter.cli;
 
 import java.time.Duration;
 
-import okhttp3.OkHttpClient;
+import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.web3j.protocol.http.HttpService;
 
 /**
- * The HTTP transport of the eth commands that talk to a JSON-RPC node. web3j's default client has per-read timeouts
- * only, so a node that sends its answer a byte at a time (or never finishes it) would hold a call, and the command,
- * forever. Here every call, from connecting to the last byte, is bounded by {@code --rpc-timeout}; a call cut off is
- * an I/O failure, retried as a transient one and then reported.
+ * The HTTP transport of the eth commands that talk to a JSON-RPC node: ethbloom's {@link BoundedHttp}, with the
+ * options checked and named here. Every call, from connecting to the last byte, is bounded by {@code --rpc-timeout}
+ * (web3j's default client has per-read timeouts only, so a node sending its answer a byte at a time would hold the
+ * command forever), and every answer by {@code --rpc-max-response-bytes} (web3j reads a whole answer into memory, so an
+ * endless one would exhaust the heap). A call cut off by the timeout is retried as a transient failure; an answer too
+ * large makes the scanner split its {@code eth_getLogs} range, or stops the command.
  */
 final class RpcTransport {
     /** The default bound of one JSON-RPC call: above the 30-60 s that providers allow a heavy eth_getLogs. */
-    static final int DEFAULT_TIMEOUT_SECONDS = 120;
+    static final int DEFAULT_TIMEOUT_SECONDS = BoundedHttp.DEFAULT_CALL_TIMEOUT_SECONDS;
     /** The largest bound accepted. */
     static final int MAX_TIMEOUT_SECONDS = 3600;
+    /** The default size limit of one answer, 64 MiB. */
+    static final long DEFAULT_MAX_RESPONSE_BYTES = BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES;
 
     private RpcTransport() {
     }
 
     /**
-     * An HTTP JSON-RPC service whose calls each end within {@code timeoutSeconds}.
+     * An HTTP JSON-RPC service whose calls each end within {@code timeoutSeconds} and whose answers are at most
+     * {@code maxResponseBytes} long.
      *
-     * @throws IllegalArgumentException when the timeout is outside 1..3600 seconds
+     * @throws IllegalArgumentException when the timeout is outside 1..3600 seconds or the limit outside 1..2^30 bytes
      */
-    static HttpService http(String url, int timeoutSeconds) {
+    static HttpService http(String url, int timeoutSeconds, long maxResponseBytes) {
         if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
             throw new IllegalArgumentException("--rpc-timeout is " + timeoutSeconds + " seconds; it must be 1.."
                     + MAX_TIMEOUT_SECONDS);
         }
-        OkHttpClient client = new OkHttpClient.Builder().callTimeout(Duration.ofSeconds(timeoutSeconds)).build();
-        return new HttpService(url, client);
+        if (maxResponseBytes < 1 || maxResponseBytes > BoundedHttp.MAX_RESPONSE_BYTES) {
+            throw new IllegalArgumentException("--rpc-max-response-bytes is " + maxResponseBytes + "; it must be 1.."
+                    + BoundedHttp.MAX_RESPONSE_BYTES);
+        }
+        return BoundedHttp.service(url, Duration.ofSeconds(timeoutSeconds), maxResponseBytes);
     }
 }

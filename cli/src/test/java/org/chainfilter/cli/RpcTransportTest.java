@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A node that answers a byte at a time, each byte well within any read timeout, and never finishes: the eth commands
  * must give up after {@code --rpc-timeout} (default {@value RpcTransport#DEFAULT_TIMEOUT_SECONDS} s) instead of
- * waiting forever.
+ * waiting forever. A node whose answer never ends ({@code /endless}): they must stop reading at
+ * {@code --rpc-max-response-bytes} (default {@value RpcTransport#DEFAULT_MAX_RESPONSE_BYTES}) instead of filling the
+ * heap.
  */
 @Timeout(60)
 class RpcTransportTest {
@@ -45,6 +48,23 @@ class RpcTransportTest {
                 }
             } catch (IOException | InterruptedException clientGone) {
                 // the bounded call was cut off
+            }
+        });
+        dripping.createContext("/endless", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, 0);
+                OutputStream body = exchange.getResponseBody();
+                body.write("{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":\"0x".getBytes(StandardCharsets.US_ASCII));
+                byte[] zeros = new byte[1 << 16];
+                Arrays.fill(zeros, (byte) '0');
+                // At most 256 MiB, four times the default limit; the client hangs up at its limit.
+                for (int i = 0; i < 4096; i++) {
+                    body.write(zeros);
+                }
+            } catch (IOException clientGone) {
+                // the answer was cut off at the limit
             }
         });
         dripping.start();
@@ -76,6 +96,43 @@ class RpcTransportTest {
                 "--rpc-timeout", "1");
         assertEquals(1, run.status, run::toString);
         assertTrue(run.err.startsWith("chainfilter: timeout"), run.err);
+    }
+
+    @Test
+    void ethScanStopsReadingAnEndlessAnswerAtTheLimitWithoutRetrying() {
+        CliRun run = CliRun.of("eth", "scan", "--rpc", url() + "/endless", "--from", "0", "--to", "10",
+                "--rpc-max-response-bytes", "65536");
+        assertEquals(1, run.status, run::toString);
+        assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
+                + url() + "/endless exceeds the response size limit of 65536 bytes" + System.lineSeparator(), run.err);
+    }
+
+    @Test
+    void theDefaultLimitIs64MiB() {
+        CliRun run = CliRun.of("eth", "scan", "--rpc", url() + "/endless", "--from", "0", "--to", "10");
+        assertEquals(1, run.status, run::toString);
+        assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
+                + url() + "/endless exceeds the response size limit of 67108864 bytes" + System.lineSeparator(),
+                run.err);
+    }
+
+    @Test
+    void ethIndexBuildStopsReadingAnEndlessAnswerAtTheLimit(@TempDir Path dir) {
+        CliRun run = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc",
+                url() + "/endless", "--rpc-max-response-bytes", "4096");
+        assertEquals(1, run.status, run::toString);
+        assertEquals("chainfilter: the JSON-RPC answer from " + url() + "/endless exceeds the response size limit of"
+                + " 4096 bytes" + System.lineSeparator(), run.err);
+    }
+
+    @Test
+    void theResponseLimitIsBounded(@TempDir Path dir) {
+        String n = System.lineSeparator();
+        assertEquals("chainfilter: --rpc-max-response-bytes is 0; it must be 1..1073741824" + n,
+                CliRun.of("eth", "scan", "--rpc", url(), "--from", "0", "--rpc-max-response-bytes", "0").err);
+        assertEquals("chainfilter: --rpc-max-response-bytes is 1073741825; it must be 1..1073741824" + n,
+                CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc", url(),
+                        "--rpc-max-response-bytes", "1073741825").err);
     }
 
     @Test

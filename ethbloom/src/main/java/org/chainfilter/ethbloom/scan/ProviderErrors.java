@@ -16,7 +16,7 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  *   "Log response size exceeded" / "range exceeds limit"; QuickNode, Ankr "block range is too large"; geth
  *   {@code --rpc.rangelimit} "exceed maximum block range"; Besu {@code -32602}/"Requested range exceeds maximum range
  *   limit"; geth and Alchemy "query timeout exceeded" (a query too heavy to finish: "consider reducing your block
- *   range"); HTTP 413;</li>
+ *   range"); HTTP 413; an answer above this client's own size limit ({@link ResponseTooLargeException});</li>
  *   <li>transient: connection failures and timeouts, HTTP 429 and 5xx, Infura {@code -32005} when its message speaks of
  *   a rate or request count, "header not found" / "unknown block" from a load-balanced backend that lags, and geth's
  *   {@code -32602} "block range extends beyond current head block" (execution-apis
@@ -81,6 +81,10 @@ final class ProviderErrors {
 
     /** An exception thrown by the transport (web3j wraps HTTP statuses in {@link ClientConnectionException}). */
     static Kind classify(Throwable failure) {
+        if (failure instanceof ResponseTooLargeException) {
+            // The same call would bring the same answer; a narrower range or a smaller batch brings less.
+            return Kind.TOO_LARGE;
+        }
         if (failure instanceof ClientConnectionException) {
             Matcher status = HTTP_STATUS.matcher(String.valueOf(failure.getMessage()));
             return status.find() ? classifyHttpStatus(Integer.parseInt(status.group(1))) : Kind.TRANSIENT;

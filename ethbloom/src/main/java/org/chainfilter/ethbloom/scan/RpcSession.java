@@ -89,6 +89,8 @@ final class RpcSession {
                 case OK:
                     return quantity(((EthBlockNumber) outcome.response)::getBlockNumber, "the eth_blockNumber answer");
                 case FATAL:
+                case TOO_LARGE:
+                    // Too large for a one-number answer: the same call would fail the same way.
                     throw new ScanException("eth_blockNumber failed: " + outcome.problem);
                 default:
                     attempts.failed(outcome.problem);
@@ -128,7 +130,9 @@ final class RpcSession {
                 long n = numbers.get(i);
                 Outcome outcome = outcomes.get(i);
                 EthBlock.Block block = outcome.status == Status.OK ? ((EthBlock) outcome.response).getBlock() : null;
-                if (outcome.status == Status.FATAL) {
+                // A single header too large cannot be asked for in a smaller piece (a refused batch comes back as
+                // RESEND, not TOO_LARGE).
+                if (outcome.status == Status.FATAL || outcome.status == Status.TOO_LARGE) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") failed: " + outcome.problem);
                 }
                 if (block == null) {
@@ -204,7 +208,7 @@ final class RpcSession {
                     case TOO_LARGE:
                         if (range.span() == 1) {
                             throw new ScanException("eth_getLogs for block " + range.first
-                                    + " alone exceeds the provider's limit: " + outcome.problem);
+                                    + " alone is too large: " + outcome.problem);
                         }
                         maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
                         rangeSplits++;

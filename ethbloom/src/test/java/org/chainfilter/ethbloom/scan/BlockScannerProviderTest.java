@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.scan.FakeProvider.FakeBlock;
 import org.chainfilter.ethbloom.scan.FakeProvider.FakeLog;
 import org.chainfilter.ethbloom.scan.FakeProvider.Scripted;
@@ -140,8 +141,72 @@ class BlockScannerProviderTest {
     void aBlockThatAloneExceedsTheLimitStopsTheScan() {
         provider.limitLogRange(0, -32005, "query returned more than 10000 results");
         ScanException e = assertThrows(ScanException.class, () -> scan(scanner().build(), LogFilter.matchAll(), 4, 9));
-        assertEquals("eth_getLogs for block 4 alone exceeds the provider's limit: error -32005: query returned more"
+        assertEquals("eth_getLogs for block 4 alone is too large: error -32005: query returned more"
                 + " than 10000 results", e.getMessage());
+    }
+
+    /** Blocks 50 and 51 get 200 more logs each, about 80 KB of JSON per block: a range holding both is over 160 KB. */
+    private void twoHeavyBlocks() {
+        for (int n : new int[] {50, 51}) {
+            FakeBlock block = provider.chain.get(n);
+            for (int i = 0; i < 200; i++) {
+                block.logs.add(new FakeLog(FakeProvider.address(i % 5), List.of(FakeProvider.topic(i % 6))));
+            }
+            LogsBloom.Builder bloom = LogsBloom.builder();
+            block.logs.forEach(log -> bloom.addLog(log.address(), log.topics()));
+            block.logsBloom = bloom.build().toHex();
+        }
+    }
+
+    @Test
+    void anAnswerAboveTheClientsSizeLimitSplitsTheRangeAndNoLogIsLost() {
+        twoHeavyBlocks();
+        List<String> splits = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        ScanSummary summary = BlockScanner.builder(BoundedHttp.service(provider.url(), Duration.ofSeconds(30), 120 << 10))
+                .sleeper(sleeps::add).listener(new ScanListener() {
+                    @Override
+                    public void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
+                        splits.add(fromBlock + ".." + toBlockInclusive + " " + problem);
+                    }
+                }).build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
+        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertTrue(logs.size() > 400, logs.size() + " logs");
+        assertEquals(summary.rangeSplits(), splits.size());
+        // The fake provider declares its answers' length, so the first refusal comes before the body is read.
+        assertTrue(splits.get(0).matches("0\\.\\.99 ResponseTooLargeException: the JSON-RPC answer from "
+                + provider.url() + "/ declares \\d+ bytes \\(Content-Length\\); the response size limit is 122880"
+                + " bytes"), splits.get(0));
+        assertEquals(List.of(), sleeps, "an answer too large is not a transient failure");
+    }
+
+    @Test
+    void aBlockWhoseLogsAloneExceedTheClientsSizeLimitStopsTheScan() {
+        twoHeavyBlocks();
+        ScanException e = assertThrows(ScanException.class, () -> scan(BlockScanner.builder(
+                BoundedHttp.service(provider.url(), Duration.ofSeconds(30), 60 << 10)).sleeper(sleeps::add).build(),
+                LogFilter.matchAll(), 0, 299));
+        assertTrue(e.getMessage().matches("eth_getLogs for block 50 alone is too large: ResponseTooLargeException:"
+                + " the JSON-RPC answer from " + provider.url() + "/ declares \\d+ bytes \\(Content-Length\\); the"
+                + " response size limit is 61440 bytes"), e.getMessage());
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void aBlockNumberOrASingleHeaderAboveTheClientsSizeLimitStopsTheScanWithoutRetries() {
+        provider.script.add(new Scripted(200, "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":\"0x12b\"}"
+                + " ".repeat(2000)));
+        HttpService small = BoundedHttp.service(provider.url(), Duration.ofSeconds(30), 500);
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(BlockScanner.builder(small).sleeper(sleeps::add).build(), TOPIC_2, 0, 10));
+        assertEquals("eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from " + provider.url()
+                + "/ declares 2041 bytes (Content-Length); the response size limit is 500 bytes", e.getMessage());
+        // A header is about 700 bytes: refused alone, it cannot be asked for in a smaller piece.
+        e = assertThrows(ScanException.class, () -> scan(BlockScanner.builder(small).headerBatchSize(1)
+                .sleeper(sleeps::add).build(), TOPIC_2, 0, 10));
+        assertTrue(e.getMessage().startsWith("eth_getBlockByNumber(0) failed: ResponseTooLargeException: the JSON-RPC"
+                + " answer from " + provider.url() + "/ declares "), e.getMessage());
+        assertEquals(List.of(), sleeps);
     }
 
     @Test

@@ -62,6 +62,8 @@ class ProviderErrorsTest {
         assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new IOException("unexpected end of stream")));
         assertEquals(Kind.TRANSIENT, ProviderErrors.classify(new ClientConnectionException("closed")));
         assertEquals(Kind.FATAL, ProviderErrors.classify(new IllegalStateException("bug")));
+        // Above this client's own size limit: an IOException, but the same call would bring the same answer.
+        assertEquals(Kind.TOO_LARGE, ProviderErrors.classify(new ResponseTooLargeException("too large", 100)));
         assertEquals(Kind.FATAL, ProviderErrors.classify(0, null));
     }
 }

@@ -1,0 +1,218 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.web3j.protocol.core.Request;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
+import org.web3j.protocol.core.methods.response.EthLog;
+import org.web3j.protocol.http.HttpService;
+
+/**
+ * The response size limit of {@link BoundedHttp} against a local server whose answers never end, inflate from gzip,
+ * declare a huge length, or are exactly at the limit. An unbounded client reads such an answer into one byte array until
+ * the heap is gone; this one stops one byte past the limit, with a message naming it.
+ */
+@Timeout(60)
+class BoundedHttpTest {
+    private static final int LIMIT = 1 << 20;
+    /** What the endless answers stop at if nobody hangs up: far above the limit, far below a test JVM's heap. */
+    private static final long SERVER_GIVES_UP_AFTER = 256L << 20;
+    private static final byte[] ANSWER_START = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"0x"
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    private HttpServer server;
+    private ExecutorService handlers;
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile byte[] exactBody;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+        handlers = Executors.newCachedThreadPool();
+        server.setExecutor(handlers);
+        server.createContext("/endless", exchange -> endless(exchange, 200, false));
+        server.createContext("/endless-error", exchange -> endless(exchange, 500, false));
+        server.createContext("/gzip", exchange -> endless(exchange, 200, true));
+        server.createContext("/declares-a-terabyte", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                exchange.sendResponseHeaders(200, 1L << 40);
+                exchange.getResponseBody().write(ANSWER_START);
+                exchange.getResponseBody().flush();
+                released.await();
+            } catch (IOException | InterruptedException clientGone) {
+                // the client refused the length
+            }
+        });
+        server.createContext("/exact-chunked", exchange -> exact(exchange, 0));
+        server.createContext("/exact-fixed", exchange -> exact(exchange, exactBody.length));
+        server.start();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        released.countDown();
+        server.stop(0);
+        handlers.shutdownNow();
+        handlers.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private void endless(HttpExchange exchange, int status, boolean gzip) {
+        try (exchange) {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            if (gzip) {
+                exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+            }
+            exchange.sendResponseHeaders(status, 0);
+            OutputStream out = gzip ? new GZIPOutputStream(exchange.getResponseBody(), 1 << 16)
+                    : exchange.getResponseBody();
+            out.write(ANSWER_START);
+            byte[] zeros = new byte[1 << 16];
+            Arrays.fill(zeros, (byte) '0');
+            for (long sent = 0; sent < SERVER_GIVES_UP_AFTER; sent += zeros.length) {
+                out.write(zeros);
+            }
+            out.write("\"}".getBytes(StandardCharsets.US_ASCII));
+            out.close();
+        } catch (IOException clientGone) {
+            // the client hung up at its limit
+        }
+    }
+
+    private void exact(HttpExchange exchange, long declaredLength) throws IOException {
+        try (exchange) {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, declaredLength);
+            exchange.getResponseBody().write(exactBody);
+        }
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    private static BigInteger blockNumber(HttpService service) throws IOException {
+        return new Request<>("eth_blockNumber", List.<String>of(), service, EthBlockNumber.class).send()
+                .getBlockNumber();
+    }
+
+    /**
+     * An endless answer, plain, as an HTTP 500 (web3j reads an error's whole body into its exception message), or
+     * gzip-compressed (counted as it inflates: OkHttp asked for gzip and decompresses below the limit's counter).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/endless", "/endless-error", "/gzip"})
+    void anEndlessAnswerIsCutOffOneBytePastTheLimitInBoundedMemory(String path) {
+        HttpService service = BoundedHttp.service(url(path), Duration.ofSeconds(30), LIMIT);
+        // The first call loads OkHttp's and web3j's classes; measure a later one.
+        assertThrows(ResponseTooLargeException.class,
+                () -> blockNumber(BoundedHttp.service(url(path), Duration.ofSeconds(30), 4096)));
+        long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
+        ResponseTooLargeException e = assertThrows(ResponseTooLargeException.class, () -> blockNumber(service));
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        assertEquals("the JSON-RPC answer from " + url(path) + " exceeds the response size limit of 1048576 bytes",
+                e.getMessage());
+        assertEquals(LIMIT, e.limitBytes());
+        // The limit's bytes once in OkHttp's buffer, plus the client's own workings (1.7 MiB measured): nowhere near
+        // the 256 MiB sent. The call is cancelled, so OkHttp does not drain the rest to reuse the connection.
+        assertTrue(allocated < 4L * LIMIT, "allocated " + allocated + " bytes");
+    }
+
+    @Test
+    void aDeclaredLengthAboveTheLimitIsRefusedBeforeTheBodyIsRead() {
+        // The server sends a few bytes and then waits for the end of the test: reading the body would hang until the
+        // call timeout, refusing the length does not.
+        HttpService service = BoundedHttp.service(url("/declares-a-terabyte"), Duration.ofSeconds(50), LIMIT);
+        long started = System.nanoTime();
+        ResponseTooLargeException e = assertThrows(ResponseTooLargeException.class, () -> blockNumber(service));
+        assertEquals("the JSON-RPC answer from " + url("/declares-a-terabyte") + " declares 1099511627776 bytes"
+                + " (Content-Length); the response size limit is 1048576 bytes", e.getMessage());
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(50), "refused only at the call timeout");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/exact-chunked", "/exact-fixed"})
+    void anAnswerOfExactlyTheLimitPassesAndOneByteMoreDoesNot(String path) throws IOException {
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"0x2a\"}";
+        // JSON allows the whitespace; 5,000 bytes is not a multiple of any buffer size.
+        exactBody = (answer + " ".repeat(5000 - answer.length())).getBytes(StandardCharsets.US_ASCII);
+        assertEquals(BigInteger.valueOf(42), blockNumber(BoundedHttp.service(url(path), Duration.ofSeconds(30), 5000)));
+        ResponseTooLargeException e = assertThrows(ResponseTooLargeException.class,
+                () -> blockNumber(BoundedHttp.service(url(path), Duration.ofSeconds(30), 4999)));
+        assertEquals(path.equals("/exact-fixed")
+                ? "the JSON-RPC answer from " + url(path) + " declares 5000 bytes (Content-Length); the response size"
+                        + " limit is 4999 bytes"
+                : "the JSON-RPC answer from " + url(path) + " exceeds the response size limit of 4999 bytes",
+                e.getMessage());
+    }
+
+    @Test
+    void theDefaultLimitHoldsTenThousandLogs() throws IOException {
+        // Infura's cap per eth_getLogs answer, each log with three topics and 64 bytes of data.
+        StringBuilder answer = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[");
+        for (int i = 0; i < 10_000; i++) {
+            String hash = String.format("0x%064x", i);
+            answer.append(i == 0 ? "" : ",").append("{\"address\":\"0x").append("a0".repeat(20))
+                    .append("\",\"topics\":[\"").append(hash).append("\",\"").append(hash).append("\",\"")
+                    .append(hash).append("\"],\"data\":\"0x").append("11".repeat(64))
+                    .append("\",\"blockNumber\":\"0x1312d00\",\"transactionHash\":\"").append(hash)
+                    .append("\",\"transactionIndex\":\"0x1f\",\"blockHash\":\"").append(hash)
+                    .append("\",\"logIndex\":\"0x").append(Integer.toHexString(i)).append("\",\"removed\":false}");
+        }
+        exactBody = answer.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+        assertTrue(exactBody.length > 6_000_000 && exactBody.length < 8_000_000, exactBody.length + " bytes");
+        EthLog logs = new Request<>("eth_getLogs", List.of(), BoundedHttp.service(url("/exact-chunked")),
+                EthLog.class).send();
+        assertEquals(10_000, logs.getLogs().size());
+        assertTrue(exactBody.length * 8L < BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES);
+    }
+
+    @Test
+    void theTimeoutAndTheLimitAreChecked() {
+        Duration second = Duration.ofSeconds(1);
+        assertEquals("response size limit is 0 bytes; it must be 1..1073741824",
+                assertThrows(IllegalArgumentException.class, () -> BoundedHttp.service("http://x", second, 0))
+                        .getMessage());
+        assertEquals("response size limit is 1073741825 bytes; it must be 1..1073741824",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BoundedHttp.service("http://x", second, (1L << 30) + 1)).getMessage());
+        assertEquals("call timeout is 0 ms; it must be at least 1 ms",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BoundedHttp.service("http://x", Duration.ZERO, LIMIT)).getMessage());
+        assertEquals("call timeout is -5000 ms; it must be at least 1 ms",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BoundedHttp.service("http://x", Duration.ofSeconds(-5), LIMIT)).getMessage());
+        assertEquals("call timeout is 0 ms; it must be at least 1 ms",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BoundedHttp.client(Duration.ofNanos(999_999), LIMIT)).getMessage());
+    }
+}
