@@ -150,21 +150,29 @@ public final class Bip37BloomFilter {
 
     /**
      * Parses a peer's {@code filterload} payload: CompactSize length, vData, nHashFuncs (uint32 LE), nTweak (uint32
-     * LE), nFlags (uint8). Applies Core's limits with the reason in the message: non-canonical CompactSize, more than
-     * {@value #MAX_FILTER_BYTES} bytes (checked before allocating), more than {@value #MAX_HASH_FUNCS} hash functions,
-     * a truncated payload. Like Core, bytes after nFlags are ignored.
+     * LE), nFlags (uint8). In Core's order: first the bytes (a non-canonical CompactSize or a truncated payload is a
+     * {@link org.chainfilter.btcwire.WireFormatException}, which Core drops as a deserialization failure), then, on a
+     * whole message, its limits ({@code IsWithinSizeConstraints}, for which Core punishes the peer): more than
+     * {@value #MAX_FILTER_BYTES} bytes, then more than {@value #MAX_HASH_FUNCS} hash functions. vData longer than the
+     * limit is skipped, never allocated. Like Core, bytes after nFlags are ignored.
      *
-     * @throws IllegalArgumentException (a {@link org.chainfilter.btcwire.WireFormatException} for malformed bytes)
+     * @throws IllegalArgumentException a limit broken (a {@link org.chainfilter.btcwire.WireFormatException} for
+     *                                  malformed bytes)
      */
     public static Bip37BloomFilter parseFilterLoad(byte[] payload) {
         ByteReader reader = new ByteReader(payload);
         long length = reader.readCompactSize("filterload vData length", CompactSize.MAX_SIZE);
-        checkSize(length);
-        byte[] data = reader.readBytes((int) length, "filterload vData");
+        byte[] data = null;
+        if (length <= MAX_FILTER_BYTES) {
+            data = reader.readBytes((int) length, "filterload vData");
+        } else {
+            reader.skip((int) length, "filterload vData");
+        }
         long hashFunctions = reader.readUInt32LE("filterload nHashFuncs");
-        checkHashFunctions(hashFunctions);
         int tweak = reader.readInt32LE("filterload nTweak");
         int flags = reader.readUInt8("filterload nFlags");
+        checkSize(length);
+        checkHashFunctions(hashFunctions);
         return new Bip37BloomFilter(data, (int) hashFunctions, tweak, flags);
     }
 

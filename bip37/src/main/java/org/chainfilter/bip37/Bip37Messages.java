@@ -23,15 +23,19 @@ public final class Bip37Messages {
     }
 
     /**
-     * The element of a {@code filteradd} payload. Refuses more than 520 bytes (Core: "bad filteradd message"),
-     * non-canonical lengths and truncation. Like Core's {@code vRecv >> vData}, bytes after the element are ignored.
+     * The element of a {@code filteradd} payload, in Core's order: a non-canonical length or a truncated payload is a
+     * {@link org.chainfilter.btcwire.WireFormatException} (Core drops it as a deserialization failure); a whole
+     * element of more than 520 bytes is then refused as a limit (Core: Misbehaving, "bad filteradd message"), skipped
+     * rather than allocated. Like Core's {@code vRecv >> vData}, bytes after the element are ignored.
      */
     public static byte[] parseFilterAdd(byte[] payload) {
         ByteReader reader = new ByteReader(payload);
         long length = reader.readCompactSize("filteradd length", CompactSize.MAX_SIZE);
-        checkElement(length);
-        byte[] element = reader.readBytes((int) length, "filteradd data");
-        return element;
+        if (length > MAX_FILTERADD_BYTES) {
+            reader.skip((int) length, "filteradd data");
+            checkElement(length);
+        }
+        return reader.readBytes((int) length, "filteradd data");
     }
 
     private static void checkElement(long length) {

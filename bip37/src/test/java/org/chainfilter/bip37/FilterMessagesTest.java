@@ -47,11 +47,34 @@ class FilterMessagesTest {
 
     @Test
     void hugeDeclaredLengthIsRefusedBeforeAllocation() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(WireFormatException.class,
                 () -> Bip37BloomFilter.parseFilterLoadHex("fe00000002" + "00"));
-        assertEquals("filter is 33554432 bytes; BIP37 allows at most 36000", e.getMessage());
+        assertEquals("reading filterload vData: wanted 33554432 bytes but 1 are left (at offset 5)", e.getMessage());
         e = assertThrows(WireFormatException.class, () -> Bip37BloomFilter.parseFilterLoadHex("fe01000002"));
         assertEquals("filterload vData length is 33554433; at most 33554432 is allowed", e.getMessage());
+    }
+
+    /**
+     * Core deserializes the whole filterload ({@code vRecv >> filter}) before {@code IsWithinSizeConstraints}: a
+     * payload cut short is a deserialization failure (dropped, no penalty), never "too-large bloom filter" (the peer is
+     * punished), even when the part that arrived already breaks a limit. Same for filteradd's 520 bytes.
+     */
+    @Test
+    void truncationIsReportedBeforeTheLimitsAsInCore() {
+        IllegalArgumentException e = assertThrows(WireFormatException.class,
+                () -> Bip37BloomFilter.parseFilterLoadHex("fda18c" + "bb".repeat(36001) + "01000000"));
+        assertEquals("reading filterload nTweak: wanted 4 bytes but 0 are left (at offset 36008)", e.getMessage());
+        e = assertThrows(WireFormatException.class,
+                () -> Bip37BloomFilter.parseFilterLoadHex("01aa" + "33000000" + "00000000"));
+        assertEquals("reading filterload nFlags: wanted 1 bytes but 0 are left (at offset 10)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.parseFilterLoadHex("fda18c" + "bb".repeat(36001) + "33000000" + "00000000"
+                        + "00"));
+        assertEquals("filter is 36001 bytes; BIP37 allows at most 36000", e.getMessage(),
+                "a whole message over both limits: the size is checked first, as IsWithinSizeConstraints does");
+        e = assertThrows(WireFormatException.class,
+                () -> Bip37Messages.parseFilterAdd(Hex.decode("fd0902" + "cc".repeat(520))));
+        assertEquals("reading filteradd data: wanted 521 bytes but 520 are left (at offset 3)", e.getMessage());
     }
 
     @Test
