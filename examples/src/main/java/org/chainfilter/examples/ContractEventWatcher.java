@@ -44,12 +44,27 @@ public final class ContractEventWatcher {
     }
 
     public static void main(String[] args) {
-        try {
-            watch(args, System.out, System.err);
-        } catch (IllegalArgumentException | ScanException e) {
-            System.err.println("ContractEventWatcher: " + e.getMessage());
-            System.exit(1);
+        int status = run(args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
         }
+    }
+
+    /**
+     * {@link #watch}, with a refused option or a failing node reported as one line on {@code err} (no stack trace).
+     *
+     * @return the exit status: 0, or 1 after such a failure
+     */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            watch(args, out, err);
+            return 0;
+        } catch (IllegalArgumentException | ScanException e) {
+            err.println("ContractEventWatcher: " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            err.println("ContractEventWatcher: " + e.getMessage() + ": " + e.getCause().getMessage());
+        }
+        return 1;
     }
 
     /**

@@ -69,6 +69,20 @@ class ContractEventWatcherTest {
         assertEquals("--address is 2 bytes; it must be exactly 20 bytes", shortAddress.getMessage());
     }
 
+    /** A node that cannot be reached is one line and status 1; its IOException escaped main as a stack trace. */
+    @Test
+    void anUnreachableNodeIsOneLine() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = ContractEventWatcher.run(new String[] {"--rpc", "http://127.0.0.1:1", "--address",
+            "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(out), utf8(err));
+        assertEquals(1, status);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.startsWith("ContractEventWatcher: cannot read the head of http://127.0.0.1:1: "), message);
+        assertEquals(1, message.lines().count(), message);
+    }
+
     private static PrintStream utf8(ByteArrayOutputStream bytes) {
         return new PrintStream(bytes, true, StandardCharsets.UTF_8);
     }
