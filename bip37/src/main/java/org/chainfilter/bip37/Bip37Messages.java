@@ -1,5 +1,6 @@
 package org.chainfilter.bip37;
 
+import java.util.Objects;
 import org.chainfilter.btcwire.ByteReader;
 import org.chainfilter.btcwire.ByteWriter;
 import org.chainfilter.btcwire.CompactSize;
@@ -50,10 +51,12 @@ public final class Bip37Messages {
         return new byte[0];
     }
 
-    /** Checks a {@code filterclear} payload, which carries nothing. */
+    /**
+     * Accepts a {@code filterclear} payload. The message defines none, and Core's handler never reads one: a
+     * filterclear with bytes attached still clears the filter (as bytes after filterload's nFlags or after the
+     * filteradd element are ignored), so any payload is accepted and ignored here too.
+     */
     public static void parseFilterClear(byte[] payload) {
-        if (payload.length != 0) {
-            throw new IllegalArgumentException("filterclear carries no payload; got " + payload.length + " bytes");
-        }
+        Objects.requireNonNull(payload, "filterclear payload");
     }
 }
