@@ -78,9 +78,16 @@ public final class ContractEventWatcher {
         String rpc = required(options, "--rpc");
         byte[] address = Hex.decode(required(options, "--address"), 20, "--address");
         String event = options.get("--event");
-        int confirmations = Integer.parseInt(options.getOrDefault("--confirmations", "12"));
-        long pollMillis = (long) (1000 * Double.parseDouble(options.getOrDefault("--poll-seconds", "12")));
-        long maxPolls = Long.parseLong(options.getOrDefault("--max-polls", Long.toString(Long.MAX_VALUE)));
+        if (event != null && !event.matches("[A-Za-z_$][A-Za-z0-9_$]*\\(.*\\)")) {
+            // Its Keccak-256 would be a topic no log carries: the watch would print nothing, forever.
+            throw new IllegalArgumentException("--event '" + event
+                    + "' is not an event signature such as Transfer(address,address,uint256)");
+        }
+        int confirmations = (int) number(options, "--confirmations", "12", 0, Integer.MAX_VALUE);
+        double pollSeconds = options.containsKey("--poll-seconds") ? seconds(options, "--poll-seconds") : 12;
+        long pollMillis = (long) (1000 * pollSeconds);
+        long maxPolls = options.containsKey("--max-polls")
+                ? number(options, "--max-polls", null, 1, Long.MAX_VALUE) : Long.MAX_VALUE;
 
         LogFilter.Builder filter = LogFilter.builder().address(address);
         String topic0 = null;
@@ -92,7 +99,7 @@ public final class ContractEventWatcher {
         if (options.containsKey("--checkpoint")) {
             scanner.checkpoints(new FileCheckpointStore(Path.of(options.get("--checkpoint"))));
         }
-        long next = options.containsKey("--from") ? Long.parseLong(options.get("--from"))
+        long next = options.containsKey("--from") ? number(options, "--from", null, 0, Long.MAX_VALUE)
                 : Math.max(0, head(rpc) - confirmations + 1);
         err.printf(Locale.ROOT, "watching %s%s from block %d, %d confirmations%n", "0x" + Hex.encode(address),
                 event == null ? "" : " " + event, next, confirmations);
@@ -151,6 +158,36 @@ public final class ContractEventWatcher {
             options.put(args[i], args[i + 1]);
         }
         return options;
+    }
+
+    /** The whole-number option {@code name} (or {@code fallback} when absent), refused outside [min, max]. */
+    private static long number(Map<String, String> options, String name, String fallback, long min, long max) {
+        String text = options.getOrDefault(name, fallback);
+        long value;
+        try {
+            value = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " '" + text + "' is not a whole number");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " is " + value + "; it must be " + min + " to " + max);
+        }
+        return value;
+    }
+
+    /** The seconds option {@code name}: a finite number, at least 0. */
+    private static double seconds(Map<String, String> options, String name) {
+        String text = options.get(name);
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " '" + text + "' is not a number");
+        }
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + " is " + text + "; it must be a finite number, at least 0");
+        }
+        return value;
     }
 
     private static String required(Map<String, String> options, String name) {

@@ -69,6 +69,31 @@ class ContractEventWatcherTest {
         assertEquals("--address is 2 bytes; it must be exactly 20 bytes", shortAddress.getMessage());
     }
 
+    /**
+     * An event name without its parameter list would watch a topic no log carries (and the line printer cut the name at
+     * a missing '('); numbers are named with their option, not "For input string".
+     */
+    @Test
+    void refusesAMalformedEventAndNumbersByName() {
+        String url = chain.node().url();
+        String contract = chain.eventSources().get(1);
+        Map<String[], String> refusals = Map.of(
+                new String[] {"--event", "Transfer"},
+                "--event 'Transfer' is not an event signature such as Transfer(address,address,uint256)",
+                new String[] {"--confirmations", "twelve"}, "--confirmations 'twelve' is not a whole number",
+                new String[] {"--confirmations", "-1"}, "--confirmations is -1; it must be 0 to 2147483647",
+                new String[] {"--from", "-5"}, "--from is -5; it must be 0 to 9223372036854775807",
+                new String[] {"--max-polls", "0"}, "--max-polls is 0; it must be 1 to 9223372036854775807",
+                new String[] {"--poll-seconds", "NaN"}, "--poll-seconds is NaN; it must be a finite number, at least 0",
+                new String[] {"--poll-seconds", "soon"}, "--poll-seconds 'soon' is not a number");
+        refusals.forEach((option, message) -> {
+            String[] args = {"--rpc", url, "--address", contract, option[0], option[1]};
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
+                    .watch(args, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
+            assertEquals(message, e.getMessage());
+        });
+    }
+
     /** A node that cannot be reached is one line and status 1; its IOException escaped main as a stack trace. */
     @Test
     void anUnreachableNodeIsOneLine() {
