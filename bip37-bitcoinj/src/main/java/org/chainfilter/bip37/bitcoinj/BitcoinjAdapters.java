@@ -17,6 +17,11 @@ import org.chainfilter.btcwire.Transaction;
  * on: the wire serialization. A conversion therefore preserves every byte (witnesses, the whole nFlags byte, the
  * partial Merkle tree as sent), and refuses what either side's parser refuses.
  *
+ * <p>A transaction with outputs but no inputs has no unambiguous serialization: its empty input count is BIP144's
+ * marker byte, so both parsers read the output count after it as the segwit flags and the outputs as inputs (Core's
+ * {@code UnserializeTransaction} does the same). Such a transaction, alone or in a block, is refused in both
+ * directions rather than converted into a different one.
+ *
  * <p>Hashes: {@link Sha256Hash#getBytes()} is display (big-endian) order, {@link Hash256#internalBytes()} is wire
  * order; {@link #toBitcoinj(Hash256)} and {@link #fromBitcoinj(Sha256Hash)} reverse the bytes accordingly.
  */
@@ -42,15 +47,20 @@ public final class BitcoinjAdapters {
 
     /** A bitcoinj transaction with the same serialization (with witness when there is one). */
     public static org.bitcoinj.core.Transaction toBitcoinj(Transaction tx) {
+        checkSerializable(tx.inputs().size(), tx.outputs().size(), tx.txid().toString());
         return org.bitcoinj.core.Transaction.read(ByteBuffer.wrap(tx.serialize(true)));
     }
 
     public static Transaction fromBitcoinj(org.bitcoinj.core.Transaction tx) {
+        checkSerializable(tx.getInputs().size(), tx.getOutputs().size(), tx.getTxId().toString());
         return Transaction.parse(tx.serialize());
     }
 
     /** A bitcoinj block with the same serialization. */
     public static org.bitcoinj.core.Block toBitcoinj(Block block) {
+        for (Transaction tx : block.transactions()) {
+            checkSerializable(tx.inputs().size(), tx.outputs().size(), tx.txid().toString());
+        }
         return org.bitcoinj.core.Block.read(ByteBuffer.wrap(block.serialize(true)));
     }
 
@@ -59,7 +69,18 @@ public final class BitcoinjAdapters {
         if (block.getTransactions() == null) {
             throw new IllegalArgumentException("bitcoinj block " + block.getHash() + " is a header without transactions");
         }
+        for (org.bitcoinj.core.Transaction tx : block.getTransactions()) {
+            checkSerializable(tx.getInputs().size(), tx.getOutputs().size(), tx.getTxId().toString());
+        }
         return Block.parse(block.serialize());
+    }
+
+    private static void checkSerializable(int inputCount, int outputCount, String txid) {
+        if (inputCount == 0 && outputCount > 0) {
+            throw new IllegalArgumentException("transaction " + txid + " has no inputs but " + outputCount
+                    + " outputs; its serialization would be read back as a segwit transaction (BIP144 marker), so it"
+                    + " cannot be converted");
+        }
     }
 
     /** bitcoinj's filter read from our {@code filterload} payload (bitcoinj applies the same 36000/50 limits). */

@@ -15,6 +15,8 @@ import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.OutPoint;
 import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.btcwire.TxOutput;
+import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.Test;
 
 class BitcoinjAdaptersTest {
@@ -63,6 +65,30 @@ class BitcoinjAdaptersTest {
         assertEquals(List.of(BitcoinjAdapters.toBitcoinj(block.txids().get(1)),
                 BitcoinjAdapters.toBitcoinj(block.txids().get(8))), theirs.getTransactionHashes());
         assertEquals(ours, BitcoinjAdapters.fromBitcoinj(theirs));
+    }
+
+    /**
+     * A bitcoinj transaction with an output and no inputs: its serialization starts {@code 00 01}, which our parser
+     * (like Core's and bitcoinj's own) reads as the BIP144 marker and flags. With this 46-byte script the bytes parse
+     * as a different, valid segwit transaction (one input, one witness item), which the adapter returned silently.
+     */
+    @Test
+    void transactionsWithOutputsButNoInputsAreRefusedNotMisread() {
+        String script = "00".repeat(28) + "00" + "ffffffff" + "01" + "e803000000000000" + "00" + "0101aa";
+        org.bitcoinj.core.Transaction theirs = new org.bitcoinj.core.Transaction();
+        theirs.addOutput(new org.bitcoinj.core.TransactionOutput(theirs, org.bitcoinj.base.Coin.valueOf(1),
+                Hex.decode(script)));
+        String expected = "transaction " + theirs.getTxId() + " has no inputs but 1 outputs; its serialization would"
+                + " be read back as a segwit transaction (BIP144 marker), so it cannot be converted";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.fromBitcoinj(theirs));
+        assertEquals(expected, e.getMessage());
+        Transaction ours = new Transaction(1, List.of(), List.of(new TxOutput(1, Hex.decode(script))), 0);
+        e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.toBitcoinj(ours));
+        assertEquals(expected.replace(theirs.getTxId().toString(), ours.txid().toString()), e.getMessage());
+        Transaction empty = new Transaction(1, List.of(), List.of(), 0);
+        assertEquals(empty, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(empty)),
+                "no inputs and no outputs is unambiguous (flags 0) and converts");
     }
 
     /** bitcoinj refuses an oversized filter on read, as Core does after reading. */
