@@ -354,8 +354,8 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     /**
      * Reads a filter written by {@link #writeTo}, refusing one larger than {@code maxBytes} before allocating it.
      *
-     * @throws IllegalArgumentException if the header is not a cuckoo filter's, a field is out of range, or the filter is
-     *     larger than {@code maxBytes}
+     * @throws IllegalArgumentException if the header is not a cuckoo filter's, a field is out of range, bits past the
+     *     last slot are set, or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails or ends early
      */
     public static <T> CuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes) throws IOException {
@@ -375,7 +375,16 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
             throw new IllegalArgumentException("victim (bucket " + victimBucket + ", fingerprint " + victimFingerprint
                     + ") is outside the table of " + buckets + " buckets and " + f + "-bit fingerprints");
         }
-        FingerprintTable table = new FingerprintTable(buckets, f, FamilyBinaryForm.readWords(data, words));
+        long[] tableWords = FamilyBinaryForm.readWords(data, words);
+        // Bits past the last slot are never written: set ones would make two forms of one filter, as the Bloom kinds
+        // refuse bits at or above m.
+        long slots = buckets * FingerprintTable.SLOTS_PER_BUCKET;
+        int tailBits = (int) ((slots * f) & 63);
+        if (tailBits != 0 && tableWords[words - 1] >>> tailBits != 0) {
+            throw new IllegalArgumentException(
+                    "table bits at or above " + slots * f + " (past the last of " + slots + " slots) are set");
+        }
+        FingerprintTable table = new FingerprintTable(buckets, f, tableWords);
         long occupied = table.occupiedSlots() + (victim ? 1 : 0);
         if (occupied != count) {
             throw new IllegalArgumentException(

@@ -136,6 +136,21 @@ class CuckooFilterTest {
         assertEquals("item count is 2 but the table and stash hold 1 fingerprints", e.getMessage());
     }
 
+    /** 4 buckets of 4 slots of 7 bits fill 112 of the table's 128 bits; the other 16 must be clear, as written. */
+    @Test
+    void readerRefusesBitsPastTheLastSlot() throws Exception {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 4, 7);
+        filter.put(1L);
+        byte[] bytes = filter.toByteArray();
+        byte[] tail = bytes.clone();
+        tail[bytes.length - 8] |= (byte) 0x80; // bit 127, the top bit of the last big-endian word
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.readFrom(new ByteArrayInputStream(tail), KeyEncoder.longs(), 1000));
+        assertEquals("table bits at or above 112 (past the last of 16 slots) are set", e.getMessage());
+        CuckooFilter<Long> back = CuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000);
+        assertEquals(Hex.encode(bytes), Hex.encode(back.toByteArray()));
+    }
+
     /** Slots of 7 bits straddle word boundaries; every slot must keep its value under writes to its neighbours. */
     @Test
     void packedSlotsAcrossWordBoundariesKeepTheirValues() {
