@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.chainfilter.bip158.BasicFilter;
 import org.chainfilter.bip37.Bip37BloomFilter;
@@ -91,34 +92,34 @@ final class DemoCommand implements Callable<Integer> {
         Vector v = vector("bip37-merkleblock.core.json", WALLET_BLOCK_VECTOR);
         Block block = Block.parse(v.hex("block"));
         byte[] walletKey = v.object("filter").hexList("insert").get(1);
-        out.printf("Block %s (%d transactions, %d bytes; a real block from Bitcoin Core's bloom_tests)%n",
+        out.printf(Locale.ROOT, "Block %s (%d transactions, %d bytes; a real block from Bitcoin Core's bloom_tests)%n",
                 block.hash().toDisplayHex(),
                 block.transactions().size(), v.hex("block").length);
         out.println("The wallet watches one public key: " + shortHash(Hex.encode(walletKey)));
         Bip37BloomFilter filter = walletFilter(walletKey, Bip37UpdateMode.ALL);
-        out.printf("filterload sent to the node: %d-byte filter, %d hash functions, nTweak 0, BLOOM_UPDATE_ALL "
+        out.printf(Locale.ROOT, "filterload sent to the node: %d-byte filter, %d hash functions, nTweak 0, BLOOM_UPDATE_ALL "
                 + "(%d bytes on the wire)%n", filter.byteLength(), filter.hashFunctionCount(),
                 filter.toFilterLoad().length);
         out.println("The node tests every transaction (isRelevantAndUpdate), updating the filter as it matches:");
-        out.printf("  %-3s %-66s %-9s %s%n", "tx", "txid", "relevant", "filter after");
+        out.printf(Locale.ROOT, "  %-3s %-66s %-9s %s%n", "tx", "txid", "relevant", "filter after");
         Bip37BloomFilter replay = filter.copy();
         List<Transaction> txs = block.transactions();
         for (int i = 0; i < txs.size(); i++) {
             byte[] before = replay.toFilterLoad();
             boolean relevant = replay.isRelevantAndUpdate(txs.get(i));
             boolean grew = !Arrays.equals(before, replay.toFilterLoad());
-            out.printf("  %-3d %-66s %-9s %s%s%n", i, txs.get(i).txid().toDisplayHex(), relevant ? "yes" : "no",
+            out.printf(Locale.ROOT, "  %-3d %-66s %-9s %s%s%n", i, txs.get(i).txid().toDisplayHex(), relevant ? "yes" : "no",
                     grew ? "gained an outpoint of this tx" : "unchanged", spendsEarlier(txs, i));
         }
         MerkleBlock merkleBlock = MerkleBlock.fromBlockAndFilter(block, filter);
         byte[] wire = merkleBlock.serialize();
-        out.printf("The node answers with a merkleblock: %d bytes (header, %d hashes, %d flag byte%s) instead of the "
+        out.printf(Locale.ROOT, "The node answers with a merkleblock: %d bytes (header, %d hashes, %d flag byte%s) instead of the "
                 + "%d-byte block%n", wire.length, merkleBlock.tree().hashes().size(),
                 merkleBlock.tree().flagBytes().length, merkleBlock.tree().flagBytes().length == 1 ? "" : "s",
                 v.hex("block").length);
         List<MatchedTransaction> proven = MerkleBlock.parse(wire).verify();
         List<Integer> positions = positions(proven);
-        out.printf("The wallet verifies it: partial-tree root = header merkle root %s, proven transactions at "
+        out.printf(Locale.ROOT, "The wallet verifies it: partial-tree root = header merkle root %s, proven transactions at "
                 + "positions %s%n", merkleBlock.header().merkleRoot().toDisplayHex(), positions);
         List<Integer> published = new ArrayList<>();
         for (Fields m : v.objects("matched")) {
@@ -165,7 +166,7 @@ final class DemoCommand implements Callable<Integer> {
                 + "match)");
         out.println("Bitcoin testnet3 blocks of the BIP158 test vectors; each filter is built from the block and the "
                 + "scripts its inputs spend.");
-        out.printf("  %-7s %-18s %4s %9s %13s %12s  %s%n", "height", "block", "txs", "elements", "filter bytes",
+        out.printf(Locale.ROOT, "  %-7s %-18s %4s %9s %13s %12s  %s%n", "height", "block", "txs", "elements", "filter bytes",
                 "block bytes", "header chain (vs Bitcoin Core)");
         byte[] script = Hex.decode(WALLET_SCRIPT);
         List<Integer> matchedHeights = new ArrayList<>();
@@ -176,7 +177,7 @@ final class DemoCommand implements Callable<Integer> {
             BasicFilter filter = BasicFilter.build(block, row.hexList("prevoutScripts"));
             Hash256 previous = Hash256.fromDisplayHex(Hex.encode(row.hex("prevHeader", 32)));
             boolean headerOk = filter.header(previous).toDisplayHex().equals(Hex.encode(row.hex("header", 32)));
-            out.printf("  %-7d %-18s %4d %9d %13d %12d  %s%n", row.count("height"),
+            out.printf(Locale.ROOT, "  %-7d %-18s %4d %9d %13d %12d  %s%n", row.count("height"),
                     shortHash(block.hash().toDisplayHex()), block.transactions().size(), filter.gcs().elementCount(),
                     filter.encoded().length, raw.length, check(headerOk));
             if (filter.match(script)) {
@@ -193,7 +194,7 @@ final class DemoCommand implements Callable<Integer> {
         heading("3. Ethereum logsBloom: which mainnet blocks can an eth_getLogs filter skip?");
         LogFilter filter = LogFilter.of(List.of(Hex.decode(WETH)), List.of(List.of(Hex.decode(TRANSFER))));
         out.println("Filter: Transfer events (topic " + shortHash(TRANSFER) + ") emitted by WETH (0x" + WETH + ")");
-        out.printf("  %-9s %5s %9s %11s %-12s %-22s %s%n", "block", "logs", "bits set", "saturation", "bloom says",
+        out.printf(Locale.ROOT, "  %-9s %5s %9s %11s %-12s %-22s %s%n", "block", "logs", "bits set", "saturation", "bloom says",
                 "matching log in block", "header bloom = bloom of its logs");
         VectorFile portal = Suites.bundled("eth-bloom.portal-spec-tests.json");
         for (Vector v : portal.vectors()) {
@@ -225,7 +226,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private void row(String block, String logs, LogsBloom bloom, LogFilter filter, String matching, String check) {
-        out.printf("  %-9s %5s %9d %10.1f%% %-12s %-22s %s%n", block, logs, bloom.bitsSet(), 100 * bloom.saturation(),
+        out.printf(Locale.ROOT, "  %-9s %5s %9d %10.1f%% %-12s %-22s %s%n", block, logs, bloom.bitsSet(), 100 * bloom.saturation(),
                 filter.couldMatch(bloom) ? "fetch" : "skip", matching, check);
     }
 

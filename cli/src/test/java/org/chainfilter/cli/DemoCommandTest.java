@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Locale;
 import org.chainfilter.testvectors.Suites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,21 @@ class DemoCommandTest {
         assertLine("  15537393      1        15        0.7% skip         no                     OK");
         assertLine("  7000000     130       353       17.2% fetch        yes                    OK");
         assertLine("  22263622      -      1038       50.7% fetch        (header only)");
+    }
+
+    /** The figures do not change with the default locale: under ar-EG they were Arabic-Indic digits, under de-DE "17,2%". */
+    @Test
+    void printsTheSameUnderAnyDefaultLocale() {
+        Locale saved = Locale.getDefault();
+        try {
+            for (String tag : new String[] {"ar-EG", "de-DE", "hi-IN"}) {
+                Locale.setDefault(Locale.forLanguageTag(tag));
+                CliRun localized = CliRun.of("demo");
+                assertEquals(run.out, localized.out, tag);
+            }
+        } finally {
+            Locale.setDefault(saved);
+        }
     }
 
     @Test
