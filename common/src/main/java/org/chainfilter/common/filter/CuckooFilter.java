@@ -26,14 +26,12 @@ import org.chainfilter.common.hash.Murmur3;
  * An item is in bucket {@code i1} or {@code i2}. An insert that finds both full evicts a random fingerprint from one
  * of them and moves it to its other bucket, at most {@link #MAX_KICKS} times.
  *
- * <p><b>Fingerprint size.</b> {@code f = ceil(log2(1/p) + 3)}, the smallest {@code f} with {@code 2b / 2^f <= p} for
- * buckets of {@code b = 4} (Fan et al., section 5.1: {@code 2b/2^f} bounds the rate of a full table, so
- * {@code f >= log2(1/p) + log2(2b)}). Their bits per item, {@code (log2(1/p) + 3) / α} at the design load
- * {@code α = 0.955}, is what the table then costs per item, not a fingerprint size. For 1% that is 10 bits;
- * CuckooFilter4J computes {@code log2(1/p + 3) / α}, 8 bits for 1%, and delivers about 3%. The rate this filter
- * reports and the contract test checks is {@code 1 - (1 - 1/(2^f - 1))^(2 b α)} at the actual load {@code α} (a
- * negative query compares its fingerprint with the {@code 2b} slots of its two buckets, each occupied with
- * probability {@code α}).
+ * <p><b>Fingerprint size.</b> {@code f = ceil((log2(1/p) + 3) / α)} with the design load {@code α = 0.955} (Fan et
+ * al., section 5.1: {@code 2b/2^f} is the rate at a full table of {@code b = 4}, so {@code f >= log2(1/p) + log2(2b)};
+ * divided by {@code α} it is their bits per item). For 1% that is 11 bits; CuckooFilter4J computes
+ * {@code log2(1/p + 3) / α}, 8 bits for 1%, and delivers about 3%. The rate this filter reports and the contract test
+ * checks is {@code 1 - (1 - 1/(2^f - 1))^(2 b α)} at the actual load {@code α} (a negative query compares its
+ * fingerprint with the {@code 2b} slots of its two buckets, each occupied with probability {@code α}).
  *
  * <p><b>A full table is reported, never silent, and loses nothing.</b> When the kicks run out, the fingerprint still
  * in hand (the last one evicted, not necessarily the new item's) is kept in a one-entry victim stash that lookups and
@@ -111,9 +109,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     }
 
     /**
-     * {@code f = ceil(log2(1/p) + 3)}: the smallest {@code f} whose full-table bound {@code 2b / 2^f = 8 / 2^f} is at
-     * most {@code p} (Fan et al., section 5.1), found by exact powers of two so that a rate of exactly {@code 8 / 2^f}
-     * is not pushed one bit up by rounding in a logarithm.
+     * {@code f = ceil((log2(1/p) + 3) / 0.955)}, Fan et al.'s bits per item for buckets of 4.
      *
      * @throws IllegalArgumentException if the rate is outside [1e-8, 0.25]
      */
@@ -122,11 +118,8 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
             throw new IllegalArgumentException("false-positive rate is " + falsePositiveRate
                     + "; a cuckoo filter supports rates in [1e-8, 0.25]");
         }
-        int bits = FingerprintTable.MIN_FINGERPRINT_BITS;
-        while (2.0 * FingerprintTable.SLOTS_PER_BUCKET / (1L << bits) > falsePositiveRate) {
-            bits++;
-        }
-        return bits;
+        double log2 = -Math.log(falsePositiveRate) / Math.log(2);
+        return (int) Math.ceil((log2 + 3) / DESIGN_LOAD);
     }
 
     /**
