@@ -297,7 +297,7 @@ public final class Bip37BloomFilter {
             if (anyPushContained()) {
                 found = true;
                 if (mode == Bip37UpdateMode.ALL || (mode == Bip37UpdateMode.P2PUBKEY_ONLY
-                        && StandardScripts.isPayToPubKeyOrBareMultisig(scriptIterator.script()))) {
+                        && StandardScripts.isPayToPubKeyOrBareMultisig(scriptIterator.script(), scriptIterator))) {
                     insertOutPoint(tx.txid(), i);
                 }
             }

@@ -48,11 +48,16 @@ public final class StandardScripts {
      * {@link #isValidPubKeySize}; then a number n with m ≤ n ≤ 20 equal to the key count; then exactly one last op.
      */
     public static boolean isBareMultisig(byte[] script) {
+        return isBareMultisig(script, new ScriptIterator());
+    }
+
+    /** {@link #isBareMultisig(byte[])} walking the script with {@code cursor}, which it resets: no allocation. */
+    static boolean isBareMultisig(byte[] script, ScriptIterator cursor) {
         int n = script.length;
         if (n < 1 || (script[n - 1] & 0xff) != Opcodes.OP_CHECKMULTISIG) {
             return false;
         }
-        ScriptIterator it = new ScriptIterator(script);
+        ScriptIterator it = cursor.reset(script);
         if (!it.next()) {
             return false;
         }
@@ -80,6 +85,11 @@ public final class StandardScripts {
     /** PUBKEY or MULTISIG: the outputs whose outpoint {@code BLOOM_UPDATE_P2PUBKEY_ONLY} inserts. */
     public static boolean isPayToPubKeyOrBareMultisig(byte[] script) {
         return isPayToPubKey(script) || isBareMultisig(script);
+    }
+
+    /** {@link #isPayToPubKeyOrBareMultisig(byte[])} with a reused {@code cursor} (reset here): no allocation. */
+    static boolean isPayToPubKeyOrBareMultisig(byte[] script, ScriptIterator cursor) {
+        return isPayToPubKey(script) || isBareMultisig(script, cursor);
     }
 
     /**
