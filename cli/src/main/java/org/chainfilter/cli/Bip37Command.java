@@ -62,8 +62,9 @@ final class Bip37Command implements Runnable {
 
     /** {@code chainfilter bip37 create}. */
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = {"Create a filter with Core's sizing for N elements at a false-positive rate, insert items,",
-                "and print the filterload payload and its fields."})
+            description = {"Create a filter with Core's sizing, insert items and print its filterload.",
+                "The filter is sized for N elements at a false-positive rate; the filterload payload and its fields are"
+                    + " printed."})
     static final class Create implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -134,8 +135,8 @@ final class Bip37Command implements Runnable {
 
     /** {@code chainfilter bip37 match}. */
     @Command(name = "match", mixinStandardHelpOptions = true,
-            description = {"Run Core's IsRelevantAndUpdate of a transaction against a filter: prints 'match' (exit 0)",
-                "or 'no match' (exit 3), then the filter after the update."})
+            description = {"Run Core's IsRelevantAndUpdate of a transaction against a filter.",
+                "Prints 'match' (exit 0) or 'no match' (exit 3), then the filter after the update."})
     static final class Match implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -162,8 +163,8 @@ final class Bip37Command implements Runnable {
 
     /** {@code chainfilter bip37 merkleblock}. */
     @Command(name = "merkleblock", mixinStandardHelpOptions = true,
-            description = {"Build the merkleblock a Core node sends for a block and a filter: prints the merkleblock",
-                "hex, each matched 'index txid', and the filter after the updates."})
+            description = {"Build the merkleblock a Core node sends for a block and a filter.",
+                "Prints the merkleblock hex, each matched 'index txid', and the filter after the updates."})
     static final class MerkleBlockBuild implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -191,9 +192,9 @@ final class Bip37Command implements Runnable {
 
     /** {@code chainfilter bip37 verify}. */
     @Command(name = "verify", mixinStandardHelpOptions = true,
-            description = {"Check a merkleblock as Core's ExtractMatches does and against its header's merkle root:",
-                "prints the block, root, transaction count and each matched 'index txid', or why it is invalid",
-                "(exit 1)."})
+            description = {"Check a merkleblock as Core's ExtractMatches does and against its header's merkle root.",
+                "Prints the block, root, transaction count and each matched 'index txid', or why it is invalid"
+                    + " (exit 1)."})
     static final class Verify implements Callable<Integer> {
         @Spec
         private CommandSpec spec;

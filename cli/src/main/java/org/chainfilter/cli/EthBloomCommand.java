@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code chainfilter eth bloom}: the logsBloom of a set of logs. */
 @Command(name = "bloom", mixinStandardHelpOptions = true,
-        description = {"The logsBloom of logs given as JSON: a list of logs, a receipt or block object with a",
-            "\"logs\" list, a list of receipts, or a JSON-RPC response wrapping any of these in \"result\".",
+        description = {"The logsBloom of logs given as JSON.",
+            "The JSON is a list of logs, a receipt or block object with a \"logs\" list, a list of receipts, or a"
+                + " JSON-RPC response wrapping any of these in \"result\".",
             "Each log needs \"address\" and \"topics\"; \"data\" is ignored (it never enters the bloom).",
             "Prints the bloom as 0x + 512 hex digits."})
 final class EthBloomCommand implements Callable<Integer> {

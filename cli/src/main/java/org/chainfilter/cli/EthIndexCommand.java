@@ -42,8 +42,8 @@ final class EthIndexCommand implements Runnable {
 
     /** {@code chainfilter eth index build}. */
     @Command(name = "build", mixinStandardHelpOptions = true,
-            description = {"Append header blooms to the index in DIR (created when missing; an existing index",
-                "resumes after its last block), from a file or from a JSON-RPC node. File: one block per line,",
+            description = {"Append header blooms to the index in DIR, from a file or from a JSON-RPC node.",
+                "DIR is created when missing; an existing index resumes after its last block. File: one block per line,",
                 "'NUMBER HEX' or just 'HEX' (numbers then follow the index's next block); blank lines and lines",
                 "starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default: the head)",
                 "but never past the head minus --confirmations: an index is never rewritten, so a block indexed",
@@ -229,8 +229,8 @@ final class EthIndexCommand implements Runnable {
 
     /** {@code chainfilter eth index query}. */
     @Command(name = "query", mixinStandardHelpOptions = true,
-            description = {"Print, one per line, the blocks in FROM..TO whose header bloom could match the filter",
-                "(candidates: every matching block is among them, some may be false positives).",
+            description = {"Print the blocks in FROM..TO whose header bloom could match the filter, one per line.",
+                "These are candidates: every matching block is among them, some may be false positives.",
                 "A summary goes to stderr."})
     static final class Query implements Callable<Integer> {
         @Spec

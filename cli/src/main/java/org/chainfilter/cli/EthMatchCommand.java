@@ -16,9 +16,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code chainfilter eth match}: whether a block or receipt with this bloom could hold a matching log. */
 @Command(name = "match", mixinStandardHelpOptions = true,
-        description = {"Whether a block (or receipt) with this logsBloom could hold a log matching the filter",
-            "(go-ethereum's bloom test). Prints 'could match' (exit status 0) or 'no match' (exit status 3),",
-            "then the bloom's saturation: a full bloom passes everything, so a pass is only a candidate."})
+        description = {"Whether a block (or receipt) with this logsBloom could hold a log matching the filter.",
+            "go-ethereum's bloom test. Prints 'could match' (exit status 0) or 'no match' (exit status 3), then the"
+                + " bloom's saturation: a full bloom passes everything, so a pass is only a candidate."})
 final class EthMatchCommand implements Callable<Integer> {
     /** Exit status when the bloom rules the block out. */
     static final int NO_MATCH = 3;

@@ -24,8 +24,9 @@ final class HashCommand implements Runnable {
 
     /** {@code chainfilter hash murmur3 --seed S HEX}. */
     @Command(name = "murmur3", mixinStandardHelpOptions = true,
-            description = {"MurmurHash3 of HEX. x86_32 (BIP37's, default) prints the 32-bit hash as 8 hex digits;",
-                "--x64-128 prints the reference's 16 output bytes (h1 then h2, each little-endian)."})
+            description = {"MurmurHash3 of HEX.",
+                "x86_32 (BIP37's, default) prints the 32-bit hash as 8 hex digits; --x64-128 prints the reference's 16"
+                    + " output bytes (h1 then h2, each little-endian)."})
     static final class Murmur3Command implements Runnable {
         @Spec
         private CommandSpec spec;
@@ -56,8 +57,9 @@ final class HashCommand implements Runnable {
 
     /** {@code chainfilter hash siphash --key HEX HEX}. */
     @Command(name = "siphash", mixinStandardHelpOptions = true,
-            description = {"SipHash-2-4 of HEX under a 16-byte key. Prints the 64-bit result as 16 hex digits,",
-                "most significant first (Bitcoin Core's form); --bytes prints the reference's 8 output bytes instead."})
+            description = {"SipHash-2-4 of HEX under a 16-byte key.",
+                "Prints the 64-bit result as 16 hex digits, most significant first (Bitcoin Core's form); --bytes prints"
+                    + " the reference's 8 output bytes instead."})
     static final class SipHashCommand implements Runnable {
         @Spec
         private CommandSpec spec;

@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code chainfilter math --elements N --fp P}: the optimal Bloom filter shape for N elements at rate P. */
 @Command(name = "math", mixinStandardHelpOptions = true,
-        description = {"The optimal Bloom filter for N elements at false-positive rate P:",
+        description = {"The optimal Bloom filter for N elements at false-positive rate P.",
             "m = ceil(-N ln P / (ln 2)^2) bits, k = round((m/N) ln 2) hash functions, and the rate that shape gives."})
 final class MathCommand implements Runnable {
     @Spec

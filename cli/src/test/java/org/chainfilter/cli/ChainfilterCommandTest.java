@@ -196,6 +196,29 @@ class ChainfilterCommandTest {
         assertTrue(version.out.startsWith("chainfilter 0.1.0"), version::toString);
     }
 
+    /**
+     * A command list in --help shows each subcommand's first description line, so that line must be a whole sentence:
+     * it was cut mid-sentence for eleven of them ("insert items,", "merkle root:", "a receipt or block object with a").
+     */
+    @Test
+    void everySubcommandIsListedWithAWholeSentence() {
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        java.util.Deque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(
+                new picocli.CommandLine(new ChainfilterCommand()).getSubcommands().values());
+        while (!todo.isEmpty()) {
+            picocli.CommandLine command = todo.pop();
+            todo.addAll(command.getSubcommands().values());
+            String[] description = command.getCommandSpec().usageMessage().description();
+            String first = description.length == 0 ? "" : description[0].strip();
+            if (!first.endsWith(".")) {
+                cut.add(command.getCommandSpec().qualifiedName() + ": " + first);
+            }
+        }
+        assertEquals(java.util.List.of(), cut);
+        String help = CliRun.of("bip37", "--help").out;
+        assertTrue(help.contains("  create       Create a filter with Core's sizing, insert items and print its"), help);
+    }
+
     /** Every subcommand's help lists -V, --version; it printed an empty line for all but the top command. */
     @ParameterizedTest
     @CsvSource({"math", "hash", "hash murmur3", "bip37 create", "bip158 match", "eth", "eth index query",
