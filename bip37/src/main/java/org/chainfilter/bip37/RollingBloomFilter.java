@@ -185,6 +185,11 @@ public final class RollingBloomFilter {
         return data.length;
     }
 
+    /** A copy of the cell words, for tests that pin Core's layout. */
+    long[] cellWords() {
+        return data.clone();
+    }
+
     /** The current generation, 1..3. */
     public int generation() {
         return generation;

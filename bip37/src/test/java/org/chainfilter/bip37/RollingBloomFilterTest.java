@@ -1,5 +1,6 @@
 package org.chainfilter.bip37;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -83,6 +85,28 @@ class RollingBloomFilterTest {
         for (byte[] item : data) {
             assertTrue(big.contains(item));
         }
+    }
+
+    /**
+     * The layout of Core's CRollingBloomFilter::insert, computed here from its text (spec digest §5) for a fixed nTweak
+     * above 2^31: hash n is MurmurHash3(n · 0xFBA4C795 + nTweak, key) unreduced, its cell is bit {@code h & 63} of the
+     * word pair {@code FastRange32(h, words) & ~1}, and generation 1 sets the low word of the pair only. A plain modulo,
+     * the pre-2018 {@code (h >> 6) % size}, another seed step or another generation encoding fails it.
+     */
+    @Test
+    void cellsFollowCoresHashAndFastRange32() {
+        int tweak = 0x9e3779b9;
+        RollingBloomFilter filter = RollingBloomFilter.create(100, 0.01, () -> (long) tweak << 32);
+        byte[] key = "rolling".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        long[] expected = new long[filter.wordCount()];
+        for (int n = 0; n < filter.hashFunctionCount(); n++) {
+            int h = Murmur3.x86_32(n * 0xFBA4C795 + tweak, key);
+            int pair = (int) ((Integer.toUnsignedLong(h) * expected.length) >>> 32) & ~1;
+            expected[pair] |= 1L << (h & 63);
+        }
+        filter.insert(key);
+        assertArrayEquals(expected, filter.cellWords());
+        assertTrue(filter.contains(key));
     }
 
     @Test
