@@ -215,7 +215,12 @@ class DifferentialTest {
                     theirMatches);
             org.chainfilter.bip37.PartialMerkleTree.Extraction extraction = ours.extractMatches();
             assertEquals(theirRoot, BitcoinjAdapters.toBitcoinj(extraction.root()));
-            assertEquals(theirMatches.size(), extraction.matches().size());
+            List<Sha256Hash> ourMatches = new ArrayList<>();
+            for (MatchedTransaction m : extraction.matches()) {
+                ourMatches.add(BitcoinjAdapters.toBitcoinj(m.txid()));
+                assertTrue(match[m.index()], "round " + round + ": position " + m.index() + " was not matched");
+            }
+            assertEquals(theirMatches, ourMatches, "round " + round);
         }
     }
 
