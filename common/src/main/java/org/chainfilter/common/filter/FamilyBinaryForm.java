@@ -33,6 +33,11 @@ import org.chainfilter.common.math.Shape;
  *
  * <p>Readers take the caller's bound on the total size in bytes and refuse a header that declares more before they
  * allocate anything, so a hostile length cannot exhaust memory.
+ *
+ * <p>A reader consumes exactly the bytes of one filter and leaves whatever follows in the stream unread (it does not
+ * buffer ahead): a chain reads its members one after another from one stream this way, and a form may be embedded in
+ * a larger message. So trailing bytes are not refused here; a caller that holds a whole form (a file, a byte array)
+ * checks that its stream is at its end after the read.
  */
 final class FamilyBinaryForm {
     static final int MAGIC = 0x4346464d;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.Hex;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -25,8 +25,8 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
     }
 
     @Override
-    BlockedBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return BlockedBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    BlockedBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return BlockedBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /** Two blocks, k = 5, keys 1..4 and a negative one. */

@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.Shape;
@@ -21,8 +21,8 @@ class BloomFilterContractTest extends MembershipFilterContract<BloomFilter<Long>
     }
 
     @Override
-    BloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return BloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    BloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return BloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /** 70 bits (the second word partial), k = 5, keys 1..3 and -1. */

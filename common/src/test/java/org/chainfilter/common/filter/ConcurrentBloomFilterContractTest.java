@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.BloomMath;
@@ -22,8 +22,8 @@ class ConcurrentBloomFilterContractTest extends MembershipFilterContract<Concurr
     }
 
     @Override
-    ConcurrentBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return ConcurrentBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    ConcurrentBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return ConcurrentBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /** 100 bits (the last word partial), k = 17, keys 1..3 and -1. */

@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.BloomMath;
@@ -22,8 +22,8 @@ class CountingBloomFilterContractTest extends MembershipFilterContract<CountingB
     }
 
     @Override
-    CountingBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return CountingBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    CountingBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return CountingBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /** 37 counters (not a multiple of 16), k = 3, key 7 three times, keys 1..4, -1. */

@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.junit.jupiter.api.function.Executable;
@@ -20,8 +20,8 @@ class CuckooFilterContractTest extends MembershipFilterContract<CuckooFilter<Lon
     }
 
     @Override
-    CuckooFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return CuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    CuckooFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return CuckooFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /** Four buckets of 4 with 7-bit fingerprints (slots straddle words), keys 1..5 and a negative one. */

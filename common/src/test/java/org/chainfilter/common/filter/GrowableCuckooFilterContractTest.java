@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.junit.jupiter.api.function.Executable;
@@ -26,8 +26,8 @@ class GrowableCuckooFilterContractTest extends MembershipFilterContract<Growable
     }
 
     @Override
-    GrowableCuckooFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return GrowableCuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    GrowableCuckooFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return GrowableCuckooFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /**

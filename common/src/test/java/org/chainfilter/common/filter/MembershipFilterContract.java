@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
@@ -42,7 +43,12 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
     abstract double formulaRate(F filter, long elements);
 
     /** The kind's reader, with the caller's bound. */
-    abstract F read(byte[] bytes, long maxBytes) throws IOException;
+    abstract F readFrom(InputStream in, long maxBytes) throws IOException;
+
+    /** {@link #readFrom} of the bytes. */
+    final F read(byte[] bytes, long maxBytes) throws IOException {
+        return readFrom(new ByteArrayInputStream(bytes), maxBytes);
+    }
 
     /** A small fixed filter whose exact bytes {@link #goldenHex()} pins. */
     abstract F smallFixedFilter();
@@ -192,6 +198,17 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         }
         assertEquals(filter.approximateElementCount(), back.approximateElementCount());
         assertEquals(filter.expectedFpp(), back.expectedFpp());
+    }
+
+    /** A reader stops at the end of its filter (FamilyBinaryForm: trailing bytes are the caller's to check). */
+    @Test
+    void readerConsumesExactlyItsFilter() throws IOException {
+        byte[] bytes = smallFixedFilter().toByteArray();
+        ByteArrayInputStream in = new ByteArrayInputStream(
+                java.nio.ByteBuffer.allocate(bytes.length + 3).put(bytes).put(new byte[] {7, 8, 9}).array());
+        F back = readFrom(in, Long.MAX_VALUE);
+        assertEquals(Hex.encode(bytes), Hex.encode(back.toByteArray()));
+        assertArrayEquals(new byte[] {7, 8, 9}, in.readAllBytes());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package org.chainfilter.common.filter;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.junit.jupiter.api.function.Executable;
@@ -20,8 +20,8 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableB
     }
 
     @Override
-    ScalableBloomFilter<Long> read(byte[] bytes, long maxBytes) throws IOException {
-        return ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), maxBytes);
+    ScalableBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
+        return ScalableBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
     }
 
     /**
