@@ -43,9 +43,19 @@ public interface BitStore {
     /** An independent copy of the same kind. */
     BitStore copy();
 
-    /** The bits as {@code ceil(bitCount / 8)} bytes in the given layout. */
+    /**
+     * The bits as {@code ceil(bitCount / 8)} bytes in the given layout.
+     *
+     * @throws IllegalStateException if that is more bytes than a Java array holds (a store of more than about 2^34
+     *     bits); the byte count is checked before the cast, so it is never truncated to a smaller array
+     */
     default byte[] toBytes(ByteLayout layout) {
-        byte[] out = new byte[(int) ((bitCount() + 7) >>> 3)];
+        long byteCount = (bitCount() + 7) >>> 3;
+        if (byteCount > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a store of " + bitCount() + " bits is " + byteCount
+                    + " bytes; a byte array holds at most " + (Integer.MAX_VALUE - 8));
+        }
+        byte[] out = new byte[(int) byteCount];
         for (int b = 0; b < out.length; b++) {
             long word = word(b >>> 3);
             out[layout.byteIndex((long) b << 3, out.length)] = (byte) (word >>> ((b & 7) << 3));

@@ -136,4 +136,33 @@ class BitStoreTest {
         }
         assertEquals(1 << 16, store.cardinality());
     }
+
+    /**
+     * toBytes of a store past 2^34 bits (more bytes than an array holds) is refused by its size: the int cast gave an
+     * empty array for 2^35 bits and a negative size for 2^34 + 8 bits. A view of such a store, so nothing is allocated.
+     */
+    @Test
+    void toBytesOfAStoreLargerThanAByteArrayIsRefused() {
+        for (long bits : new long[] {1L << 35, (1L << 34) + 8, 8L * Integer.MAX_VALUE}) {
+            var e = assertThrows(IllegalStateException.class, () -> hugeEmptyStore(bits).toBytes(ByteLayout.LSB_FIRST));
+            assertEquals("a store of " + bits + " bits is " + bits / 8 + " bytes; a byte array holds at most "
+                    + (Integer.MAX_VALUE - 8), e.getMessage());
+        }
+    }
+
+    /** An all-clear store of {@code bits} bits that holds no words (only the default methods are under test). */
+    private static BitStore hugeEmptyStore(long bits) {
+        return new BitStore() {
+            @Override public long bitCount() { return bits; }
+            @Override public boolean get(long index) { return false; }
+            @Override public boolean set(long index) { throw new UnsupportedOperationException(); }
+            @Override public void clear() { }
+            @Override public long cardinality() { return 0; }
+            @Override public int wordCount() { return (int) Math.min(Integer.MAX_VALUE, (bits + 63) >>> 6); }
+            @Override public long word(int i) { return 0; }
+            @Override public void or(BitStore other) { throw new UnsupportedOperationException(); }
+            @Override public void and(BitStore other) { throw new UnsupportedOperationException(); }
+            @Override public BitStore copy() { return this; }
+        };
+    }
 }
