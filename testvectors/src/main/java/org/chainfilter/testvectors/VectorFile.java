@@ -59,7 +59,10 @@ public final class VectorFile {
                         path + ": file is " + size + " bytes; a vector file may be at most " + MAX_FILE_BYTES
                                 + " bytes");
             }
-            return parse(path.toString(), Files.readString(path, StandardCharsets.UTF_8));
+            // Read bounded even so: a device or a file still growing yields more than the size it reports.
+            try (InputStream in = Files.newInputStream(path)) {
+                return read(path.toString(), in);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
         }

@@ -116,6 +116,15 @@ class VectorFileTest {
                 .vectors().size());
     }
 
+    /** A file whose reported size is no bound (here an endless device) is read only up to the limit; it ran out of heap. */
+    @Test
+    void anEndlessFileIsReadOnlyUpToTheLimit() {
+        java.nio.file.Path zeros = java.nio.file.Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(zeros), "needs /dev/zero");
+        assertEquals("/dev/zero: file is larger than 67108864 bytes",
+                assertThrows(VectorFormatException.class, () -> VectorFile.read(zeros)).getMessage());
+    }
+
     @Test
     void aDirectoryIsRefusedByName(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         assertEquals(dir + ": is a directory, not a vector file",
