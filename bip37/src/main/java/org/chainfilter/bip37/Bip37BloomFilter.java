@@ -207,6 +207,8 @@ public final class Bip37BloomFilter {
     /** Inserts {@code item[offset, offset + length)}. No allocation. */
     public void insert(byte[] item, int offset, int length) {
         if (byteLength == 0) {
+            // Nothing is hashed here, so the range is checked as the probes check it for other filters.
+            Objects.checkFromIndexSize(offset, length, item.length);
             return;
         }
         probes.load(item, offset, length);
@@ -223,10 +225,8 @@ public final class Bip37BloomFilter {
 
     /** Whether {@code item[offset, offset + length)} may have been inserted. No allocation. */
     public boolean contains(byte[] item, int offset, int length) {
-        if (byteLength == 0) {
-            return true;
-        }
-        if (hashFunctionCount == 0) {
+        if (byteLength == 0 || hashFunctionCount == 0) {
+            Objects.checkFromIndexSize(offset, length, item.length);
             return true;
         }
         // Most non-members fail on the first probe: hash it directly, and premix the blocks only when it passes.

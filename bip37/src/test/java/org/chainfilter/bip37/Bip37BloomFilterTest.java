@@ -240,6 +240,20 @@ class Bip37BloomFilterTest {
         assertTrue(a.contains(padded, 1, 20));
     }
 
+    /** A slice outside the array is refused alike by every filter, also by the match-all ones that hash nothing. */
+    @Test
+    void slicesOutsideTheArrayAreRefusedByEveryFilter() {
+        byte[] item = new byte[4];
+        for (Bip37BloomFilter filter : new Bip37BloomFilter[] {Bip37BloomFilter.fromParts(new byte[3], 5, 0, 0),
+            Bip37BloomFilter.fromParts(new byte[0], 5, 0, 0), Bip37BloomFilter.fromParts(new byte[3], 0, 0, 0)}) {
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                    () -> filter.contains(item, 2, 3), filter.toString());
+            assertEquals("Range [2, 2 + 3) out of bounds for length 4", e.getMessage());
+            e = assertThrows(IndexOutOfBoundsException.class, () -> filter.insert(item, -1, 2), filter.toString());
+            assertEquals("Range [-1, -1 + 2) out of bounds for length 4", e.getMessage());
+        }
+    }
+
     @Test
     void copyIsIndependentAndEqualityCoversEveryField() {
         Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(3, 0.01, 0, 1);
