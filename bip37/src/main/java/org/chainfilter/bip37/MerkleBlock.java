@@ -55,7 +55,10 @@ public final class MerkleBlock {
         return new MerkleBlock(block.header(), PartialMerkleTree.build(block.txids(), matches), matched);
     }
 
-    /** Core's {@code CMerkleBlock(block, txids)}: proves the transactions whose txid is in the set. */
+    /**
+     * Core's {@code CMerkleBlock(block, txids)}: proves the transactions whose txid is in the set. Core leaves
+     * {@code vMatchedTxn} empty here; {@link #builtMatches()} holds the transactions found, with their positions.
+     */
     public static MerkleBlock fromBlockAndTxids(Block block, Set<Hash256> txids) {
         List<Hash256> leaves = block.txids();
         boolean[] matches = new boolean[leaves.size()];
@@ -124,8 +127,9 @@ public final class MerkleBlock {
     }
 
     /**
-     * The matches the builder found (Core's {@code vMatchedTxn}); empty for a parsed merkle block, whose matches come
-     * from {@link #verify()}.
+     * The matches the builder found: Core's {@code vMatchedTxn} for {@link #fromBlockAndFilter}, the txids found for
+     * {@link #fromBlockAndTxids} (where Core's stays empty); empty for a parsed merkle block, whose matches come from
+     * {@link #verify()}.
      */
     public List<MatchedTransaction> builtMatches() {
         return builtMatches;
