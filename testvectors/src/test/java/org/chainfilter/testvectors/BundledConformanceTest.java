@@ -101,6 +101,16 @@ class BundledConformanceTest {
             inReadme.put(row.group(1), Integer.parseInt(row.group(2)));
         }
         assertEquals(perSuite, inReadme);
+        // The total row and the summary line of the example too: the rows were right while the total said 301.
+        String section = readme.substring(from, to < 0 ? readme.length() : to);
+        int total = perSuite.values().stream().mapToInt(Integer::intValue).sum();
+        Matcher totalRow = Pattern.compile("(?m)^\\| \\*\\*total\\*\\* \\| \\*\\*(\\d+)\\*\\* \\|").matcher(section);
+        assertTrue(totalRow.find(), "no total row in the README's testvectors table");
+        assertEquals(total, Integer.parseInt(totalRow.group(1)), "the README's total row");
+        Matcher summary = Pattern.compile("\"(\\d+) passed, 0 failed\"").matcher(section);
+        while (summary.find()) {
+            assertEquals(total, Integer.parseInt(summary.group(1)), "the README's example summary line");
+        }
     }
 
     @Test
