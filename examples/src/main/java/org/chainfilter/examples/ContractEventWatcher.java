@@ -10,13 +10,13 @@ import java.util.Map;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.web3j.crypto.Hash;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.core.methods.response.Log;
-import org.web3j.protocol.http.HttpService;
 
 /**
  * Watches one contract's events on an Ethereum JSON-RPC node: scans up to the confirmed head, prints every matching
@@ -34,7 +34,10 @@ import org.web3j.protocol.http.HttpService;
  *   -Dexec.args="--rpc http://127.0.0.1:8545 --address 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 \
  *                --event Transfer(address,address,uint256) --from 21000000 --checkpoint usdc.checkpoint"
  * </pre>
- * Options: {@code --rpc URL} (required), {@code --address HEX} (required), {@code --event SIGNATURE} (topic 0 =
+ * <p>Every JSON-RPC call goes through {@link BoundedHttp#service(String)}: it ends within 120 s and its answer is cut
+ * off past 64 MiB, so a stalled or runaway node ends the watch with a message instead of holding it or its heap.
+ *
+ * <p>Options: {@code --rpc URL} (required), {@code --address HEX} (required), {@code --event SIGNATURE} (topic 0 =
  * Keccak-256 of the signature; default: every event of the contract), {@code --from N} (default: the confirmed head,
  * i.e. only new events), {@code --confirmations N} (default 12), {@code --checkpoint FILE}, {@code --poll-seconds S}
  * (default 12, one mainnet slot), {@code --max-polls N} (default: watch until stopped).
@@ -95,7 +98,7 @@ public final class ContractEventWatcher {
             topic0 = Hash.sha3String(event);
             filter.topic(0, Hex.decode(topic0));
         }
-        BlockScanner.Builder scanner = BlockScanner.builder(new HttpService(rpc)).confirmations(confirmations);
+        BlockScanner.Builder scanner = BlockScanner.builder(BoundedHttp.service(rpc)).confirmations(confirmations);
         if (options.containsKey("--checkpoint")) {
             scanner.checkpoints(new FileCheckpointStore(Path.of(options.get("--checkpoint"))));
         }
@@ -142,7 +145,7 @@ public final class ContractEventWatcher {
 
     private static long head(String rpc) {
         try {
-            return Web3j.build(new HttpService(rpc)).ethBlockNumber().send().getBlockNumber().longValueExact();
+            return Web3j.build(BoundedHttp.service(rpc)).ethBlockNumber().send().getBlockNumber().longValueExact();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the head of " + rpc, e);
         }

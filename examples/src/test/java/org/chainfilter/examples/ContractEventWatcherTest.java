@@ -108,6 +108,42 @@ class ContractEventWatcherTest {
         assertEquals(1, message.lines().count(), message);
     }
 
+    /**
+     * A node whose answer never ends (here 80 MiB of JSON white space) is cut off at the 64 MiB response limit and
+     * reported as one line; web3j's own HttpService read the whole answer into one array, whatever its length.
+     */
+    @Test
+    void aRunawayAnswerIsCutOffAtTheResponseLimit() throws Exception {
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, 0);
+            byte[] spaces = new byte[1 << 20];
+            java.util.Arrays.fill(spaces, (byte) ' ');
+            try (var body = exchange.getResponseBody()) {
+                for (int i = 0; i < 80; i++) {
+                    body.write(spaces);
+                }
+            } catch (java.io.IOException cutOff) {
+                // the client stopped reading at its limit
+            }
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = ContractEventWatcher.run(new String[] {"--rpc", url, "--address",
+                "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(new ByteArrayOutputStream()), utf8(err));
+            assertEquals(1, status);
+            String message = err.toString(StandardCharsets.UTF_8);
+            assertEquals("ContractEventWatcher: cannot read the head of " + url + ": the JSON-RPC answer from " + url
+                    + "/ exceeds the response size limit of 67108864 bytes", message.strip());
+        } finally {
+            server.stop(0);
+        }
+    }
+
     private static PrintStream utf8(ByteArrayOutputStream bytes) {
         return new PrintStream(bytes, true, StandardCharsets.UTF_8);
     }
