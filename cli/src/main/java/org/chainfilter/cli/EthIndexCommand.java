@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.SectionIndex;
@@ -44,9 +45,10 @@ final class EthIndexCommand implements Runnable {
     @Command(name = "build", mixinStandardHelpOptions = true,
             description = {"Append header blooms to the index in DIR, from a file or from a JSON-RPC node.",
                 "DIR is created when missing; an existing index resumes after its last block. File: one block per line,",
-                "'NUMBER HEX' or just 'HEX' (numbers then follow the index's next block); blank lines and lines",
-                "starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default: the head)",
-                "but never past the head minus --confirmations: an index is never rewritten, so a block indexed",
+                "'NUMBER HASH PARENTHASH BLOOM' (each block's parent hash must be the previous block's hash, so",
+                "that the hash stored for each section's last block vouches for all its blooms); blank lines and",
+                "lines starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default:",
+                "the head) but never past the head minus --confirmations: an index is never rewritten, so a block indexed",
                 "before a reorganisation would keep the bloom of the abandoned fork and eth scan --index would skip",
                 "it."})
     static final class Build implements Callable<Integer> {
@@ -135,18 +137,17 @@ final class EthIndexCommand implements Runnable {
                         continue;
                     }
                     String[] fields = text.split("\\s+");
-                    if (fields.length > 2) {
+                    if (fields.length != 4) {
                         throw new IllegalArgumentException("line " + lineNumber + " has " + fields.length
-                                + " fields; expected 'NUMBER HEX' or 'HEX'");
+                                + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
                     }
-                    long number = fields.length == 2 ? parseBlockNumber(fields[0], lineNumber) : writer.nextBlock();
-                    LogsBloom bloom;
+                    long number = parseBlockNumber(fields[0], lineNumber);
                     try {
-                        bloom = LogsBloom.fromHex(fields[fields.length - 1]);
+                        writer.append(number, parseHash(fields[1], "hash"), parseHash(fields[2], "parent hash"),
+                                LogsBloom.fromHex(fields[3]));
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage(), e);
                     }
-                    writer.append(number, bloom);
                     appended++;
                 }
             }
@@ -181,7 +182,7 @@ final class EthIndexCommand implements Runnable {
                         batch.add(web3j.ethGetBlockByNumber(
                                 DefaultBlockParameter.valueOf(BigInteger.valueOf(first + i)), false));
                     }
-                    LogsBloom[] blooms = new LogsBloom[count];
+                    EthBlock.Block[] blocks = new EthBlock.Block[count];
                     for (Response<?> response : batch.send().getResponses()) {
                         if (response.hasError()) {
                             throw new IllegalStateException("the node refused eth_getBlockByNumber: "
@@ -193,17 +194,19 @@ final class EthIndexCommand implements Runnable {
                                     + (first + count - 1) + " although it reported head " + head);
                         }
                         long number = block.getNumber().longValueExact();
-                        if (number < first || number >= first + count || blooms[(int) (number - first)] != null) {
+                        if (number < first || number >= first + count || blocks[(int) (number - first)] != null) {
                             throw new IllegalStateException("the node answered with block " + number
                                     + " to a request for " + first + ".." + (first + count - 1));
                         }
-                        blooms[(int) (number - first)] = Web3jLogs.headerBloom(block);
+                        blocks[(int) (number - first)] = block;
                     }
                     for (int i = 0; i < count; i++) {
-                        if (blooms[i] == null) {
+                        if (blocks[i] == null) {
                             throw new IllegalStateException("the node did not answer for block " + (first + i));
                         }
-                        writer.append(first + i, blooms[i]);
+                        writer.append(first + i, parseHash(blocks[i].getHash(), "block " + (first + i) + " hash"),
+                                parseHash(blocks[i].getParentHash(), "block " + (first + i) + " parent hash"),
+                                Web3jLogs.headerBloom(blocks[i]));
                     }
                     appended += count;
                     err.println("indexed " + first + ".." + (first + count - 1));
@@ -212,6 +215,14 @@ final class EthIndexCommand implements Runnable {
             } finally {
                 web3j.shutdown();
             }
+        }
+
+        /** A 32-byte hash in hex ({@code 0x} optional), or a message naming {@code what}. */
+        private static byte[] parseHash(String text, String what) {
+            if (text == null) {
+                throw new IllegalArgumentException(what + " is missing");
+            }
+            return Hex.decode(text, 32, what);
         }
 
         private static long parseBlockNumber(String text, int lineNumber) {

@@ -117,7 +117,9 @@ final class EthScanCommand implements Callable<Integer> {
 
     @Option(names = "--index", paramLabel = "DIR",
             description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
-                    + " decided by it.")
+                    + " decided by it. Each section is first checked against the node by the hash of its last block;"
+                    + " a section built on blocks since reorganised away is not used (said on stderr) and its blocks"
+                    + " are decided by their headers.")
     private Path indexDirectory;
 
     @Option(names = "--quiet", description = "No progress lines on stderr, only the summary.")
@@ -216,6 +218,13 @@ final class EthScanCommand implements Callable<Integer> {
             public void onRetry(String call, int failure, Duration delay, String problem) {
                 err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(), failure,
                         problem);
+                err.flush();
+            }
+
+            @Override
+            public void onIndexSectionNotUsed(long section, String reason) {
+                // Always printed: the index should be rebuilt, and the scan reads more headers than expected.
+                err.printf(Locale.ROOT, "section %d of the index is not used: %s%n", section, reason);
                 err.flush();
             }
 

@@ -117,13 +117,14 @@ class EthCommandTest {
                 org.chainfilter.common.Hex.decode(EMIT),
                 org.chainfilter.common.Hex.decode(
                         "0x95b7276947f6331672b0c63eca28c1d39f25286d5e2793d6a487837ff1475ba0"))).build();
+        // The fixture holds blooms, not hashes: block n of this file has hash 0x..n and parent 0x..(n-1).
         List<String> lines = new ArrayList<>();
-        lines.add("# number bloom");
-        lines.add("1 " + LogsBloom.EMPTY.toHex());
-        lines.add("2 " + block2.toHex());
+        lines.add("# number hash parent-hash bloom");
+        lines.add("1 " + hash(1) + " " + hash(0) + " " + LogsBloom.EMPTY.toHex());
+        lines.add("2 " + hash(2) + " " + hash(1) + " " + block2.toHex());
         lines.add("");
-        lines.add("3 " + LogsBloom.EMPTY.toHex());
-        lines.add(block4.toHex().substring(2));
+        lines.add("3 " + hash(3) + " " + hash(2) + " " + LogsBloom.EMPTY.toHex());
+        lines.add("0x4 " + hash(4).substring(2) + " " + hash(3) + " " + block4.toHex().substring(2));
         Path blooms = Files.write(dir.resolve("blooms.txt"), lines);
         Path index = dir.resolve("index");
 
@@ -144,17 +145,39 @@ class EthCommandTest {
         assertFailure("chainfilter: block range 3..9 reaches outside the index, which covers blocks 1..4" + NL,
                 CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "3", "--to", "9"));
 
-        Path more = Files.writeString(dir.resolve("more.txt"), "7 " + LogsBloom.EMPTY.toHex() + "\n");
-        assertFailure("chainfilter: block 7 appended; the index expects block 5 next" + NL,
+        Path more = Files.writeString(dir.resolve("more.txt"),
+                "7 " + hash(7) + " " + hash(6) + " " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1: block 7 appended; the index expects block 5 next" + NL,
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", more.toString(),
                         "--first-block", "1"));
-        Path bad = Files.writeString(dir.resolve("bad.txt"), "5 0x00\n");
+        Path bad = Files.writeString(dir.resolve("bad.txt"), "5 " + hash(5) + " " + hash(4) + " 0x00\n");
         assertFailure("chainfilter: line 1: logsBloom is 1 bytes; it must be exactly 256 bytes" + NL,
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(),
+                        "--first-block", "1"));
+        Path fork = Files.writeString(dir.resolve("fork.txt"),
+                "5 " + hash(5) + " " + hash(44) + " " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1: block 5 has parent hash " + hash(44) + " but block 4 was indexed with hash "
+                + hash(4) + ": the chain was reorganised (or the headers come from two forks); an index is never"
+                + " rewritten, so rebuild it from blocks with more confirmations" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", fork.toString(),
+                        "--first-block", "1"));
+        Path shortHash = Files.writeString(dir.resolve("short.txt"),
+                "5 0x1234 " + hash(4) + " " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1: hash is 2 bytes; it must be exactly 32 bytes" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", shortHash.toString(),
+                        "--first-block", "1"));
+        Path oldFormat = Files.writeString(dir.resolve("old.txt"), "5 " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1 has 2 fields; expected 'NUMBER HASH PARENTHASH BLOOM'" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", oldFormat.toString(),
                         "--first-block", "1"));
         Path noIndex = dir.resolve("none");
         assertFailure("chainfilter: " + noIndex + " holds no section index (index.meta is missing)" + NL,
                 CliRun.of("eth", "index", "query", "--index", noIndex.toString()));
+    }
+
+    /** The hash of block n of the hand-made chain: 0x then 64 hex digits holding n. */
+    private static String hash(long n) {
+        return String.format("0x%064x", n);
     }
 
     private static void assertFailure(String expectedErr, CliRun run) {

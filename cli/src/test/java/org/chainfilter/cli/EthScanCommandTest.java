@@ -164,8 +164,10 @@ class EthScanCommandTest {
         StringBuilder blooms = new StringBuilder();
         long indexed = chain.head() / 2;
         for (long n = 0; n < indexed; n++) {
-            blooms.append(n).append(' ').append(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n),
-                    false).get("logsBloom").asText()).append('\n');
+            JsonNode block = chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n), false);
+            blooms.append(n).append(' ').append(block.get("hash").asText()).append(' ')
+                    .append(block.get("parentHash").asText()).append(' ').append(block.get("logsBloom").asText())
+                    .append('\n');
         }
         Path bloomFile = Files.writeString(dir.resolve("blooms.txt"), blooms);
         CliRun build = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--blooms",

@@ -69,7 +69,8 @@ public class EthIndexBenchmark {
                     builder.addAddress(contracts[c]).addTopic(events[c]).addTopic(argument);
                 }
                 blooms[b] = builder.build();
-                writer.append(b, blooms[b]);
+                // A synthetic chain: block b's hash holds b + 1 and names block b - 1's as its parent.
+                writer.append(b, syntheticHash(b + 1), syntheticHash(b), blooms[b]);
             }
         }
         index = SectionIndex.open(directory);
@@ -108,5 +109,9 @@ public class EthIndexBenchmark {
     @Benchmark
     public long query1MBlocksSequentialCouldMatch() {
         return sequentialCount();
+    }
+
+    private static byte[] syntheticHash(long value) {
+        return java.nio.ByteBuffer.allocate(32).putLong(24, value).array();
     }
 }

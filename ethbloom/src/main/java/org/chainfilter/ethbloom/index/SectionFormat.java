@@ -17,12 +17,12 @@ import java.util.zip.CRC32C;
 import org.chainfilter.ethbloom.LogsBloom;
 
 /**
- * The on-disk format of a section index (version 1). All integers are big-endian.
+ * The on-disk format of a section index (version 2). All integers are big-endian.
  *
  * <pre>
  * index.meta (32 bytes)
  *   0  8  magic "CFBLMIDX"
- *   8  4  format version (1)
+ *   8  4  format version (2)
  *  12  4  section size in blocks (4096)
  *  16  8  first block (block number of bit 0 of section 0)
  *  24  4  reserved, zero
@@ -30,14 +30,20 @@ import org.chainfilter.ethbloom.LogsBloom;
  *
  * section-NNNNNNNNNN.bits (one per section, NNNNNNNNNN = section number, decimal)
  *   0  4  magic "CFBS"
- *   4  4  format version (1)
+ *   4  4  format version (2)
  *   8  8  section number
  *  16  4  block count (1..4096; below 4096 only for the last, partial section)
  *  20  4  payload length P in bytes
- *  24  2 * 2048  length of each bloom bit's vector, bits k = 0..2047 in order (0..512)
- *  4120  P  the vectors, in the same order
- *  4120+P  4  CRC32C of every byte before it
+ *  24  32 hash of the section's last block (block firstBlock + 4096 * section + count - 1)
+ *  56  2 * 2048  length of each bloom bit's vector, bits k = 0..2047 in order (0..512)
+ *  4152  P  the vectors, in the same order
+ *  4152+P  4  CRC32C of every byte before it
  * </pre>
+ *
+ * <p>Version 2 added the last block's hash: the blooms of a section belong to the chain that ends in that block (the
+ * writer checks that every block appended names the previous one as its parent), so a reader can check a section
+ * against a node by one header, and a section built from blocks that were later reorganised away is detected instead
+ * of hiding the new blocks' logs. Version 1 files, which cannot be checked, are refused with a request to rebuild.
  *
  * A vector is 4096 bits, block j of the section at byte j/8, mask {@code 0x80 >> (j % 8)} (go-ethereum's bloombits
  * layout). It is stored in one of three forms told apart by its length: 0 bytes = all zero; 512 bytes = raw; 65..511
@@ -53,7 +59,11 @@ final class SectionFormat {
     static final int META_BYTES = 32;
     static final byte[] META_MAGIC = "CFBLMIDX".getBytes(StandardCharsets.US_ASCII);
     static final int SECTION_MAGIC = 0x43464253; // "CFBS"
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
+    /** Why version 1 is refused, appended to its message. */
+    static final String VERSION_1_ADVICE = "; version 1 stores no block hashes, so it cannot be checked against the"
+            + " chain after a reorganisation: rebuild the index (chainfilter eth index build into a new directory)";
+    static final int HASH_BYTES = 32;
     static final int BIT_COUNT = LogsBloom.BIT_COUNT;
     static final int VECTOR_BYTES = BloomBitsMatcher.SECTION_SIZE / 8;
     static final int BITMAP_BYTES = VECTOR_BYTES / 8;
@@ -62,7 +72,8 @@ final class SectionFormat {
      * costs a step per stored byte, a raw one a load per word, and queries read many vectors.
      */
     static final int SPARSE_LIMIT_BYTES = VECTOR_BYTES / 4;
-    static final int HEADER_BYTES = 24;
+    static final int HASH_OFFSET = 24;
+    static final int HEADER_BYTES = HASH_OFFSET + HASH_BYTES;
     static final int TABLE_BYTES = 2 * BIT_COUNT;
     static final int PAYLOAD_OFFSET = HEADER_BYTES + TABLE_BYTES;
     static final int CRC_BYTES = 4;
@@ -92,7 +103,7 @@ final class SectionFormat {
     /**
      * The first block recorded in a meta file.
      *
-     * @throws IndexFormatException when the file is not a version 1 index meta file of 4096-block sections
+     * @throws IndexFormatException when the file is not a version 2 index meta file of 4096-block sections
      */
     static long decodeMeta(Path metaPath) throws IOException {
         long size = Files.size(metaPath);
@@ -111,8 +122,8 @@ final class SectionFormat {
         }
         int version = meta.getInt(8);
         if (version != FORMAT_VERSION) {
-            throw new IndexFormatException(
-                    metaPath + " has format version " + version + "; this reader knows version " + FORMAT_VERSION);
+            throw new IndexFormatException(metaPath + " has format version " + version + "; this reader knows version "
+                    + FORMAT_VERSION + (version == 1 ? VERSION_1_ADVICE : ""));
         }
         int sectionSize = meta.getInt(12);
         if (sectionSize != BloomBitsMatcher.SECTION_SIZE) {
@@ -127,9 +138,9 @@ final class SectionFormat {
     }
 
     /**
-     * Encodes a section from its 2048 vectors of 64 big-endian words.
+     * Encodes a section from the hash of its last block and its 2048 vectors of 64 big-endian words.
      */
-    static ByteBuffer encodeSection(long section, int blockCount, long[][] vectors) {
+    static ByteBuffer encodeSection(long section, int blockCount, byte[] lastBlockHash, long[][] vectors) {
         byte[][] encoded = new byte[BIT_COUNT][];
         byte[] raw = new byte[VECTOR_BYTES];
         int payload = 0;
@@ -139,7 +150,8 @@ final class SectionFormat {
             payload += encoded[bit].length;
         }
         ByteBuffer out = ByteBuffer.allocate(PAYLOAD_OFFSET + payload + CRC_BYTES);
-        out.putInt(SECTION_MAGIC).putInt(FORMAT_VERSION).putLong(section).putInt(blockCount).putInt(payload);
+        out.putInt(SECTION_MAGIC).putInt(FORMAT_VERSION).putLong(section).putInt(blockCount).putInt(payload)
+                .put(lastBlockHash);
         for (byte[] vector : encoded) {
             out.putShort((short) vector.length);
         }

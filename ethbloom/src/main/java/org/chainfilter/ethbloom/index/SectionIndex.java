@@ -48,11 +48,13 @@ public final class SectionIndex implements BitVectorSource {
         final ByteBuffer buffer;
         final int[] vectorStart;
         final int blockCount;
+        final byte[] lastBlockHash;
 
-        Section(ByteBuffer buffer, int[] vectorStart, int blockCount) {
+        Section(ByteBuffer buffer, int[] vectorStart, int blockCount, byte[] lastBlockHash) {
             this.buffer = buffer;
             this.vectorStart = vectorStart;
             this.blockCount = blockCount;
+            this.lastBlockHash = lastBlockHash;
         }
     }
 
@@ -116,7 +118,8 @@ public final class SectionIndex implements BitVectorSource {
     static Section readSection(Path file, long expectedNumber) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
-            if (size < SectionFormat.MIN_SECTION_FILE_BYTES || size > SectionFormat.MAX_SECTION_FILE_BYTES) {
+            // Magic and version first (a version 1 file is told so, whatever its size), then the size of this one.
+            if (size < 8 || size > SectionFormat.MAX_SECTION_FILE_BYTES) {
                 throw new IndexFormatException(file + " is " + size + " bytes; a section file is "
                         + SectionFormat.MIN_SECTION_FILE_BYTES + " to " + SectionFormat.MAX_SECTION_FILE_BYTES);
             }
@@ -125,14 +128,18 @@ public final class SectionIndex implements BitVectorSource {
             if (buffer.getInt(0) != SectionFormat.SECTION_MAGIC) {
                 throw new IndexFormatException(file + " does not start with the magic CFBS");
             }
-            int storedCrc = buffer.getInt(length - SectionFormat.CRC_BYTES);
-            if (storedCrc != SectionFormat.crc32c(buffer, 0, length - SectionFormat.CRC_BYTES)) {
-                throw new IndexFormatException(file + " fails its CRC32C check (corrupt or truncated)");
-            }
             int version = buffer.getInt(4);
             if (version != SectionFormat.FORMAT_VERSION) {
                 throw new IndexFormatException(file + " has format version " + version + "; this reader knows version "
-                        + SectionFormat.FORMAT_VERSION);
+                        + SectionFormat.FORMAT_VERSION + (version == 1 ? SectionFormat.VERSION_1_ADVICE : ""));
+            }
+            if (size < SectionFormat.MIN_SECTION_FILE_BYTES) {
+                throw new IndexFormatException(file + " is " + size + " bytes; a section file is "
+                        + SectionFormat.MIN_SECTION_FILE_BYTES + " to " + SectionFormat.MAX_SECTION_FILE_BYTES);
+            }
+            int storedCrc = buffer.getInt(length - SectionFormat.CRC_BYTES);
+            if (storedCrc != SectionFormat.crc32c(buffer, 0, length - SectionFormat.CRC_BYTES)) {
+                throw new IndexFormatException(file + " fails its CRC32C check (corrupt or truncated)");
             }
             long number = buffer.getLong(8);
             if (number != expectedNumber) {
@@ -167,7 +174,9 @@ public final class SectionIndex implements BitVectorSource {
             for (int bit = 0; bit < SectionFormat.BIT_COUNT; bit++) {
                 SectionFormat.validateVector(buffer, start[bit], start[bit + 1] - start[bit], file, bit);
             }
-            return new Section(buffer, start, blockCount);
+            byte[] lastBlockHash = new byte[SectionFormat.HASH_BYTES];
+            buffer.get(SectionFormat.HASH_OFFSET, lastBlockHash);
+            return new Section(buffer, start, blockCount, lastBlockHash);
         }
     }
 
@@ -189,6 +198,39 @@ public final class SectionIndex implements BitVectorSource {
     /** The number of sections on disk, the last one possibly partial. */
     public int sectionCount() {
         return sections.length;
+    }
+
+    /**
+     * The section holding {@code block}.
+     *
+     * @throws IllegalArgumentException when the block is outside the blocks covered
+     */
+    public long sectionOf(long block) {
+        if (block < firstBlock || block >= endBlockExclusive()) {
+            throw new IllegalArgumentException("block " + block + " is outside the index, which covers " + coverage());
+        }
+        return (block - firstBlock) / BloomBitsMatcher.SECTION_SIZE;
+    }
+
+    /**
+     * The last block of {@code section} ({@code firstBlock() + 4096 section + its block count - 1}).
+     *
+     * @throws IndexOutOfBoundsException on a section not on disk
+     */
+    public long lastBlockOf(long section) {
+        Section s = sections[(int) Objects.checkIndex(section, (long) sections.length)];
+        return firstBlock + section * BloomBitsMatcher.SECTION_SIZE + s.blockCount - 1;
+    }
+
+    /**
+     * The hash of {@link #lastBlockOf}{@code (section)} as it was when the section was built (a copy). A node whose
+     * block of that number has this hash has the very blocks the section was built from (each block's hash covers its
+     * parent's), so the section's candidates hold on it; any other hash means the chain was reorganised since.
+     *
+     * @throws IndexOutOfBoundsException on a section not on disk
+     */
+    public byte[] lastBlockHash(long section) {
+        return sections[(int) Objects.checkIndex(section, (long) sections.length)].lastBlockHash.clone();
     }
 
     /**

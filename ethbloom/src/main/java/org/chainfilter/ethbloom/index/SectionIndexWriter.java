@@ -9,13 +9,14 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
 
+import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogsBloom;
 
 /**
- * Builds a {@link SectionIndex} incrementally from a stream of header blooms, as go-ethereum's bloombits generator
- * does: the current section's 2048 vectors (1 MiB) are kept in memory and each bloom's set bits are transposed into
- * them. When a section fills up (4,096 blocks) it is written to its own file atomically; {@link #flush()} also writes
- * the current partial section. Opening an existing index resumes after its last block, reloading a partial last
+ * Builds a {@link SectionIndex} incrementally from a stream of headers (number, hash, parent hash, bloom), as
+ * go-ethereum's bloombits generator does: the current section's 2048 vectors (1 MiB) are kept in memory and each
+ * bloom's set bits are transposed into them. When a section fills up (4,096 blocks) it is written to its own file
+ * atomically, with the hash of its last block; {@link #flush()} also writes the current partial section. Opening an existing index resumes after its last block, reloading a partial last
  * section. A crash loses at most the blocks appended since the last written section; the index stays readable.
  *
  * <p>Not thread-safe.
@@ -30,12 +31,15 @@ public final class SectionIndexWriter implements Closeable {
     private int pending;
     /** Whether blocks were appended since the current section was last written. */
     private boolean dirty;
+    /** The hash of the block appended last (or of the index's last block when resumed); null before the first. */
+    private byte[] lastHash;
 
-    private SectionIndexWriter(Path directory, long firstBlock, long section, int pending) {
+    private SectionIndexWriter(Path directory, long firstBlock, long section, int pending, byte[] lastHash) {
         this.directory = directory;
         this.firstBlock = firstBlock;
         this.section = section;
         this.pending = pending;
+        this.lastHash = lastHash;
     }
 
     /**
@@ -55,7 +59,7 @@ public final class SectionIndexWriter implements Closeable {
             if (!Files.exists(meta)) {
                 Files.createDirectories(directory);
                 SectionFormat.writeAtomically(meta, ByteBuffer.wrap(SectionFormat.encodeMeta(firstBlock)));
-                return new SectionIndexWriter(directory, firstBlock, 0, 0);
+                return new SectionIndexWriter(directory, firstBlock, 0, 0, null);
             }
             SectionIndex existing = SectionIndex.open(directory);
             if (existing.firstBlock() != firstBlock) {
@@ -64,13 +68,15 @@ public final class SectionIndexWriter implements Closeable {
             }
             int sections = existing.sectionCount();
             if (sections == 0) {
-                return new SectionIndexWriter(directory, firstBlock, 0, 0);
+                return new SectionIndexWriter(directory, firstBlock, 0, 0, null);
             }
             int lastCount = existing.section(sections - 1).blockCount;
+            byte[] lastHash = existing.lastBlockHash(sections - 1);
             if (lastCount == BloomBitsMatcher.SECTION_SIZE) {
-                return new SectionIndexWriter(directory, firstBlock, sections, 0);
+                return new SectionIndexWriter(directory, firstBlock, sections, 0, lastHash);
             }
-            SectionIndexWriter writer = new SectionIndexWriter(directory, firstBlock, sections - 1, lastCount);
+            SectionIndexWriter writer =
+                    new SectionIndexWriter(directory, firstBlock, sections - 1, lastCount, lastHash);
             for (int bit = 0; bit < SectionFormat.BIT_COUNT; bit++) {
                 existing.load(bit, sections - 1, writer.vectors[bit]);
             }
@@ -86,17 +92,32 @@ public final class SectionIndexWriter implements Closeable {
     }
 
     /**
-     * Adds the header bloom of block {@code blockNumber}, which must be {@link #nextBlock()}. Writes the section when
-     * this block completes it.
+     * Adds the header bloom of block {@code blockNumber}, which must be {@link #nextBlock()} and, unless it is the
+     * first block of a new index, name the block appended before it as its parent: the blooms of a section are then
+     * those of the one chain that ends in its last block, whose hash the section stores (a reorganisation while the
+     * index is built, or headers read from two forks, would otherwise mix blooms of both under one hash). Writes the
+     * section when this block completes it.
      *
-     * @throws IllegalArgumentException when the block is not the next one
+     * @param blockHash  the block's 32-byte hash
+     * @param parentHash its header's parent hash, 32 bytes
+     * @throws IllegalArgumentException when the block is not the next one, a hash is not 32 bytes, or the parent hash
+     *                                  is not the hash of the block appended before
      */
-    public void append(long blockNumber, LogsBloom bloom) {
+    public void append(long blockNumber, byte[] blockHash, byte[] parentHash, LogsBloom bloom) {
         Objects.requireNonNull(bloom, "bloom");
+        checkHash(blockHash, "block hash");
+        checkHash(parentHash, "parent hash");
         if (blockNumber != nextBlock()) {
             throw new IllegalArgumentException("block " + blockNumber + " appended; the index expects block "
                     + nextBlock() + " next");
         }
+        if (lastHash != null && !Arrays.equals(parentHash, lastHash)) {
+            throw new IllegalArgumentException("block " + blockNumber + " has parent hash 0x" + Hex.encode(parentHash)
+                    + " but block " + (blockNumber - 1) + " was indexed with hash 0x" + Hex.encode(lastHash)
+                    + ": the chain was reorganised (or the headers come from two forks); an index is never rewritten,"
+                    + " so rebuild it from blocks with more confirmations");
+        }
+        lastHash = blockHash.clone();
         int word = pending >>> 6;
         long mask = Long.MIN_VALUE >>> (pending & 63);
         for (int w = 0; w < LogsBloom.BIT_COUNT / 64; w++) {
@@ -129,11 +150,19 @@ public final class SectionIndexWriter implements Closeable {
     private void writeSection() {
         try {
             SectionFormat.writeAtomically(SectionFormat.sectionPath(directory, section),
-                    SectionFormat.encodeSection(section, pending, vectors));
+                    SectionFormat.encodeSection(section, pending, lastHash, vectors));
             dirty = false;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write section " + section + " in " + directory + ": "
                     + e.getMessage(), e);
+        }
+    }
+
+    private static void checkHash(byte[] hash, String what) {
+        Objects.requireNonNull(hash, what);
+        if (hash.length != SectionFormat.HASH_BYTES) {
+            throw new IllegalArgumentException(what + " is " + hash.length + " bytes; a block hash is "
+                    + SectionFormat.HASH_BYTES);
         }
     }
 

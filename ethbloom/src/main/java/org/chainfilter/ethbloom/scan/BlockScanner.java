@@ -3,11 +3,14 @@ package org.chainfilter.ethbloom.scan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.BloomBitsMatcher;
@@ -117,22 +120,34 @@ public final class BlockScanner {
         }
         Counters counters = new Counters(start, toBlockInclusive, head, confirmations,
                 saved.isPresent() && start > fromBlock, filter.isMatchAll());
+        // Sections of the index this scan has checked against the node: true = same chain, false = not used.
+        Map<Long, Boolean> sectionChecked = new HashMap<>();
         for (long first = start; first <= end; first = counters.lastBlock + 1) {
             long last;
             long[] indexCandidates = null;
-            if (index != null && first >= index.firstBlock() && first < index.endBlockExclusive()) {
+            long checkBlock = -1;
+            String checkHash = null;
+            long section = index != null && first >= index.firstBlock() && first < index.endBlockExclusive()
+                    ? index.sectionOf(first) : -1;
+            if (section >= 0 && sectionChecked.computeIfAbsent(section, s -> sameChain(rpc, s, head))) {
                 // Up to the end of the section (or of the index): one query, headers only for its candidates.
                 long sectionEnd = first - Math.floorMod(first - index.firstBlock(), SECTION_SIZE) + SECTION_SIZE - 1;
                 last = Math.min(end, Math.min(sectionEnd, index.endBlockExclusive() - 1));
                 indexCandidates = index.candidates(filter, first, last);
+                checkBlock = index.lastBlockOf(section);
+                checkHash = hex(index.lastBlockHash(section));
+            } else if (section >= 0) {
+                // A section not used: its blocks are decided by their headers, in batches that stay within it.
+                long sectionEnd = first - Math.floorMod(first - index.firstBlock(), SECTION_SIZE) + SECTION_SIZE - 1;
+                last = Math.min(Math.min(end, sectionEnd), first + headerBatchSize - 1L);
             } else {
                 last = first + Math.min(end - first, headerBatchSize - 1L);
                 if (index != null && first < index.firstBlock()) {
                     last = Math.min(last, index.firstBlock() - 1);
                 }
             }
-            hashBeforeBatch = scanBatch(rpc, filter, fingerprint, first, last, indexCandidates, hashBeforeBatch,
-                    consumer, counters);
+            hashBeforeBatch = scanBatch(rpc, filter, fingerprint, first, last, indexCandidates, checkBlock, checkHash,
+                    hashBeforeBatch, consumer, counters);
             listener.onProgress(counters.summary(rpc));
         }
         return counters.summary(rpc);
@@ -165,6 +180,35 @@ public final class BlockScanner {
         return saved;
     }
 
+    /**
+     * Whether section {@code section} of the index was built from the chain the node has now: the node's block
+     * {@link SectionIndex#lastBlockOf} has the hash the section stored (a block's hash covers all its ancestors). If
+     * not, or if that block is beyond the head, the listener is told and the section is not used: its blocks are
+     * decided by their headers' blooms, so a block that a reorganisation replaced after the index was built is
+     * judged on its new bloom.
+     */
+    private boolean sameChain(RpcSession rpc, long section, long head) {
+        long block = index.lastBlockOf(section);
+        String indexed = hex(index.lastBlockHash(section));
+        if (block > head) {
+            listener.onIndexSectionNotUsed(section, "its last block " + block + " is beyond the node's head " + head
+                    + ", so it cannot be checked against the node's chain; its blocks are decided by their headers");
+            return false;
+        }
+        String now = rpc.blocks(block, block).get(0).getHash();
+        if (!indexed.equalsIgnoreCase(now)) {
+            listener.onIndexSectionNotUsed(section, "block " + block + " has hash " + now + " on the node but "
+                    + indexed + " in the index: the chain was reorganised after the section was built; its blocks"
+                    + " are decided by their headers (rebuild the index to use it again)");
+            return false;
+        }
+        return true;
+    }
+
+    private static String hex(byte[] hash) {
+        return "0x" + Hex.encode(hash);
+    }
+
     private void verifyUnchanged(RpcSession rpc, Checkpoint checkpoint, long head) {
         long block = checkpoint.nextBlock() - 1;
         if (block > head) {
@@ -181,15 +225,16 @@ public final class BlockScanner {
     /**
      * Blocks {@code first..last}: decide the candidates (from the header blooms, or from the section index when
      * {@code indexCandidates} is given, reading only the candidates' headers and the last block's), fetch and match
-     * their logs, check that the last block's hash has not changed since its header was read, emit the logs block by
-     * block, checkpoint. Consecutive headers read must chain by parent hash, the first to {@code hashBefore} (the hash
-     * of block {@code first - 1}, null when unknown).
+     * their logs, check that the last block's hash has not changed since its header was read (and that block
+     * {@code checkBlock} still has the hash {@code checkHash} the index section was checked with, when given), emit
+     * the logs block by block, checkpoint. Consecutive headers read must chain by parent hash, the first to
+     * {@code hashBefore} (the hash of block {@code first - 1}, null when unknown).
      *
      * @return the hash of block {@code last}
      */
     private String scanBatch(RpcSession rpc, LogFilter filter, String fingerprint, long first, long last,
-                             long[] indexCandidates, String hashBefore, Consumer<? super Log> consumer,
-                             Counters counters) {
+                             long[] indexCandidates, long checkBlock, String checkHash, String hashBefore,
+                             Consumer<? super Log> consumer, Counters counters) {
         int count = Math.toIntExact(last - first + 1);
         boolean[] candidate = new boolean[count];
         boolean[] bloomKnown = new boolean[count];
@@ -256,10 +301,20 @@ public final class BlockScanner {
         // block now there could hold a matching log. The last block's hash is unchanged only if no block before it
         // (all chained to it) changed.
         String lastHash = headers[count - 1].getHash();
-        String lastHashNow = rpc.blocks(last, last).get(0).getHash();
+        List<EthBlock.Block> now = rpc.blocks(checkHash == null || checkBlock == last ? new long[] {last}
+                : new long[] {last, checkBlock});
+        String lastHashNow = now.get(0).getHash();
         if (!lastHashNow.equalsIgnoreCase(lastHash)) {
             throw new ScanException("block " + last + " now has hash " + lastHashNow + " but its header was read with "
                     + lastHash + ": the chain reorganised during the scan; use more confirmations");
+        }
+        // The index section was checked against the node before its candidates were read; the chain the headers and
+        // logs came from is the indexed one only if the section's last block still has the indexed hash.
+        String checkHashNow = now.get(now.size() - 1).getHash();
+        if (checkHash != null && !checkHash.equalsIgnoreCase(checkHashNow)) {
+            throw new ScanException("block " + checkBlock + " now has hash " + checkHashNow + " but had the index's "
+                    + checkHash + " when this scan began its section: the chain reorganised during the scan; use more"
+                    + " confirmations");
         }
         long checkpointed = first - 1;
         for (int i = 0; i < count; i++) {
@@ -465,8 +520,11 @@ public final class BlockScanner {
 
         /**
          * A bloombits section index of the same chain: blocks it covers are decided by its candidates, and only the
-         * candidates' headers are read (plus each section's last, for the checkpoint). It must have been built from
-         * confirmed headers of the chain being scanned; blocks outside it are decided header by header.
+         * candidates' headers are read (plus each section's last, for the checkpoint). Each section is checked against
+         * the node first, by the hash of its last block: a section built from blocks that a reorganisation replaced
+         * since (or whose last block is beyond the head) is not used, the listener is told
+         * ({@link ScanListener#onIndexSectionNotUsed}), and its blocks are decided by their headers. Blocks outside
+         * the index are decided header by header.
          */
         public Builder sectionIndex(SectionIndex sectionIndex) {
             this.index = Objects.requireNonNull(sectionIndex, "sectionIndex");

@@ -21,4 +21,12 @@ public interface ScanListener {
     /** The provider refused an {@code eth_getLogs} range as too large; it is being fetched as two halves. */
     default void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
     }
+
+    /**
+     * Section {@code section} of the section index is not used in this scan, for {@code reason} (its last block has
+     * another hash on the node: the chain was reorganised after the section was built; or it is beyond the head). Its
+     * blocks are decided by their headers' blooms instead, so no log is lost; the index should be rebuilt.
+     */
+    default void onIndexSectionNotUsed(long section, String reason) {
+    }
 }

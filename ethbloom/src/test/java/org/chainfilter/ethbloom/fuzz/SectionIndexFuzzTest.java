@@ -22,16 +22,18 @@ import org.chainfilter.testkit.ParserContract;
  * CRC32C of the rest, so that mutations reach the structure behind the checksum. Checks: only
  * {@link IndexFormatException} (or an {@link UncheckedIOException}) escapes, allocation stays bounded; an index that
  * opens answers queries without failing, and its candidates for a one-address filter are exactly the blocks whose
- * three bloom-bit vectors are all set, decoded here independently from the documented format (big-endian header,
- * 2048 vector lengths, vectors of 0 bytes = zero, 512 = raw, 65..511 = 64-byte bitmap of the stored non-zero bytes).
+ * three bloom-bit vectors are all set, decoded here independently from the documented format (big-endian header
+ * with the last block's hash, 2048 vector lengths, vectors of 0 bytes = zero, 512 = raw, 65..511 = 64-byte bitmap of
+ * the stored non-zero bytes).
  *
- * <p>Seeds ({@code SectionIndexFuzzTestInputs/open}), written by the seed generator in that format: an empty full
+ * <p>Seeds ({@code SectionIndexFuzzTestInputs/open}), written by the seed generator in that format (version 2: the
+ * version 1 seeds with version 2 and a 32-byte last block hash inserted after the 24-byte header): an empty full
  * section, a section whose three vectors for the test address are raw / sparse, a partial section of 100 blocks, and
  * broken ones (a sparse bitmap that flags too many bytes, a vector length of 513, a payload length that disagrees).
  */
 class SectionIndexFuzzTest {
     static final byte[] ADDRESS = Hex.decode("0x5fbdb2315678afecb367f032d93f642f64180aa3");
-    private static final int HEADER_BYTES = 24;
+    private static final int HEADER_BYTES = 56;
     private static final int BIT_COUNT = 2048;
     private static final int PAYLOAD_OFFSET = HEADER_BYTES + 2 * BIT_COUNT;
     private static final int VECTOR_BYTES = 512;
@@ -45,7 +47,7 @@ class SectionIndexFuzzTest {
         directory = Files.createTempDirectory("section-index-fuzz");
         directory.toFile().deleteOnExit();
         ByteBuffer meta = ByteBuffer.allocate(32);
-        meta.put("CFBLMIDX".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(1).putInt(4096).putLong(0)
+        meta.put("CFBLMIDX".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putInt(2).putInt(4096).putLong(0)
                 .putInt(0);
         meta.putInt(crc32c(meta.array(), 28));
         Files.write(directory.resolve("index.meta"), meta.array());

@@ -44,7 +44,7 @@ class SectionFileMutationTest {
                     byte[] value = b % 50 == 0 ? randomBytes(random, 32) : values[random.nextInt(values.length)];
                     builder.addValue(value);
                 }
-                writer.append(b, builder.build());
+                SyntheticChain.append(writer, b, builder.build());
             }
         }
         Path file = dir.resolve("section-0000000000.bits");
@@ -94,21 +94,24 @@ class SectionFileMutationTest {
         return b;
     }
 
-    /** One of: flip bytes in the header, the length table or the payload; truncate; extend; then fix the CRC. */
+    /**
+     * One of: flip bytes in the header (with the last block's hash), the length table or the payload; truncate;
+     * extend; then fix the CRC.
+     */
     private static byte[] mutate(byte[] good, SplittableRandom random) {
         byte[] body = Arrays.copyOf(good, good.length - 4);
         switch (random.nextInt(5)) {
-            case 0 -> body[random.nextInt(24)] ^= (byte) (1 << random.nextInt(8));
+            case 0 -> body[random.nextInt(56)] ^= (byte) (1 << random.nextInt(8));
             case 1 -> {
-                int at = 24 + 2 * random.nextInt(2048);
+                int at = 56 + 2 * random.nextInt(2048);
                 body[at + random.nextInt(2)] = (byte) random.nextInt(256);
             }
             case 2 -> {
                 for (int i = 0; i < 1 + random.nextInt(4); i++) {
-                    body[4120 + random.nextInt(body.length - 4120)] ^= (byte) (1 << random.nextInt(8));
+                    body[4152 + random.nextInt(body.length - 4152)] ^= (byte) (1 << random.nextInt(8));
                 }
             }
-            case 3 -> body = Arrays.copyOf(body, 4120 + random.nextInt(body.length - 4120));
+            case 3 -> body = Arrays.copyOf(body, 4152 + random.nextInt(body.length - 4152));
             default -> body = Arrays.copyOf(body, body.length + 1 + random.nextInt(600));
         }
         ByteBuffer out = ByteBuffer.allocate(body.length + 4).put(body);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 
+import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class SectionIndexTest {
     void syntheticCasesThroughAnIndexOnDisk() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
             for (long b = 0; b < 10_000; b++) {
-                writer.append(b, divisorBloom(b));
+                SyntheticChain.append(writer, b, divisorBloom(b));
             }
         }
         SectionIndex index = SectionIndex.open(dir);
@@ -82,7 +83,7 @@ class SectionIndexTest {
                 }
                 LogsBloom bloom = builder.build();
                 blooms.add(bloom);
-                writer.append(first + i, bloom);
+                SyntheticChain.append(writer, first + i, bloom);
             }
         }
         SectionIndex index = SectionIndex.open(dir);
@@ -110,7 +111,7 @@ class SectionIndexTest {
     void interruptedBuildLeavesTheWrittenSectionsReadableAndResumes() throws IOException {
         SectionIndexWriter crashed = SectionIndexWriter.open(dir, 0);
         for (long b = 0; b < 9_000; b++) {
-            crashed.append(b, divisorBloom(b));
+            SyntheticChain.append(crashed, b, divisorBloom(b));
         }
         // No close: the partial third section is lost, as after a crash. A half-written temp file is left behind.
         Files.write(dir.resolve("section-0000000002.bits.tmp"), new byte[] {1, 2, 3});
@@ -120,14 +121,14 @@ class SectionIndexTest {
         try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
             assertEquals(8_192, resumed.nextBlock());
             for (long b = 8_192; b < 9_000; b++) {
-                resumed.append(b, divisorBloom(b));
+                SyntheticChain.append(resumed, b, divisorBloom(b));
             }
         }
         // Resume again from a partial last section, which is reloaded and rewritten.
         try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
             assertEquals(9_000, resumed.nextBlock());
             for (long b = 9_000; b < 13_000; b++) {
-                resumed.append(b, divisorBloom(b));
+                SyntheticChain.append(resumed, b, divisorBloom(b));
             }
         }
         SectionIndex index = SectionIndex.open(dir);
@@ -139,9 +140,15 @@ class SectionIndexTest {
     @Test
     void writerRefusesOutOfOrderBlocksAndAnotherFirstBlock() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 100)) {
-            writer.append(100, LogsBloom.EMPTY);
+            SyntheticChain.append(writer, 100, LogsBloom.EMPTY);
             assertEquals("block 102 appended; the index expects block 101 next", assertThrows(
-                    IllegalArgumentException.class, () -> writer.append(102, LogsBloom.EMPTY)).getMessage());
+                    IllegalArgumentException.class, () -> SyntheticChain.append(writer, 102, LogsBloom.EMPTY))
+                    .getMessage());
+            assertEquals("block hash is 31 bytes; a block hash is 32", assertThrows(IllegalArgumentException.class,
+                    () -> writer.append(101, new byte[31], SyntheticChain.hash(100), LogsBloom.EMPTY)).getMessage());
+            assertEquals("parent hash is 33 bytes; a block hash is 32", assertThrows(IllegalArgumentException.class,
+                    () -> writer.append(101, SyntheticChain.hash(101), new byte[33], LogsBloom.EMPTY)).getMessage());
+            assertEquals(101, writer.nextBlock());
         }
         assertEquals("the index in " + dir + " starts at block 100, not 0", assertThrows(
                 IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, 0)).getMessage());
@@ -153,7 +160,7 @@ class SectionIndexTest {
     void queriesOutsideTheCoverageAreRefused() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 10)) {
             for (long b = 10; b < 20; b++) {
-                writer.append(b, LogsBloom.EMPTY);
+                SyntheticChain.append(writer, b, LogsBloom.EMPTY);
             }
         }
         SectionIndex index = SectionIndex.open(dir);
@@ -178,7 +185,7 @@ class SectionIndexTest {
     void corruptFilesAreRefusedWithTheirFault() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
             for (long b = 0; b < 5_000; b++) {
-                writer.append(b, divisorBloom(b));
+                SyntheticChain.append(writer, b, divisorBloom(b));
             }
         }
         Path section0 = dir.resolve("section-0000000000.bits");
@@ -191,7 +198,7 @@ class SectionIndexTest {
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
 
         Files.write(section0, java.util.Arrays.copyOf(good, 100));
-        assertEquals(section0 + " is 100 bytes; a section file is 4124 to 1052700",
+        assertEquals(section0 + " is 100 bytes; a section file is 4156 to 1052732",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
 
         Files.write(section0, good);
@@ -228,20 +235,20 @@ class SectionIndexTest {
     @Test
     void inconsistentSectionsWithAValidChecksumAreRefused() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            writer.append(0, LogsBloom.ofValue(new byte[20]));
+            SyntheticChain.append(writer, 0, LogsBloom.ofValue(new byte[20]));
         }
         Path file = dir.resolve("section-0000000000.bits");
         byte[] good = Files.readAllBytes(file);
         int firstVectorBit = -1;
         for (int bit = 0; bit < 2048 && firstVectorBit < 0; bit++) {
-            if (((good[24 + 2 * bit] & 0xff) << 8 | (good[25 + 2 * bit] & 0xff)) != 0) {
+            if (((good[56 + 2 * bit] & 0xff) << 8 | (good[57 + 2 * bit] & 0xff)) != 0) {
                 firstVectorBit = bit;
             }
         }
         int bit = firstVectorBit;
 
-        rewriteWithValidCrc(file, b -> b.putInt(4, 2));
-        assertEquals(file + " has format version 2; this reader knows version 1",
+        rewriteWithValidCrc(file, b -> b.putInt(4, 3));
+        assertEquals(file + " has format version 3; this reader knows version 2",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
         rewriteWithValidCrc(file, b -> b.putLong(8, 5));
@@ -256,20 +263,20 @@ class SectionIndexTest {
         assertEquals(file + " declares 7 payload bytes but holds 195",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
-        rewriteWithValidCrc(file, b -> b.putShort(24 + 2 * bit, (short) 600));
+        rewriteWithValidCrc(file, b -> b.putShort(56 + 2 * bit, (short) 600));
         assertEquals(file + ": vector of bloom bit " + bit + " is 600 bytes; at most 512",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
-        rewriteWithValidCrc(file, b -> b.putShort(24 + 2 * bit, (short) 66));
+        rewriteWithValidCrc(file, b -> b.putShort(56 + 2 * bit, (short) 66));
         assertEquals(file + ": vector lengths add up to 196 bytes, payload is 195",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
         // The first vector's bitmap flags byte 0; flag byte 1 as well: 2 flagged, 1 stored.
-        rewriteWithValidCrc(file, b -> b.put(4120, (byte) (b.get(4120) | 0x40)));
+        rewriteWithValidCrc(file, b -> b.put(4152, (byte) (b.get(4152) | 0x40)));
         assertEquals(file + ": vector of bloom bit " + bit + " flags 2 bytes but stores 1",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
-        rewriteWithValidCrc(file, b -> b.put(4120 + 64, (byte) 0));
+        rewriteWithValidCrc(file, b -> b.put(4152 + 64, (byte) 0));
         assertEquals(file + ": vector of bloom bit " + bit + " stores a zero byte",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         Files.write(file, good);
@@ -284,7 +291,7 @@ class SectionIndexTest {
     void aPartialSectionFollowedByAnotherIsRefused() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
             for (long b = 0; b < 4_100; b++) {
-                writer.append(b, LogsBloom.EMPTY);
+                SyntheticChain.append(writer, b, LogsBloom.EMPTY);
             }
         }
         Path first = dir.resolve("section-0000000000.bits");
@@ -296,15 +303,82 @@ class SectionIndexTest {
     @Test
     void sectionFileGoldenLayout() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            writer.append(0, LogsBloom.ofValue(new byte[20]));
+            SyntheticChain.append(writer, 0, LogsBloom.ofValue(new byte[20]));
         }
         byte[] file = Files.readAllBytes(dir.resolve("section-0000000000.bits"));
         // Three vectors of one set block each, stored sparse: 64-byte bitmap + 1 byte.
-        assertEquals(4120 + 3 * 65 + 4, file.length);
+        assertEquals(4152 + 3 * 65 + 4, file.length);
         assertEquals("CFBS", new String(file, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(2, file[7]);
         assertEquals(1, file[19]);
+        assertArrayEquals(SyntheticChain.hash(0), java.util.Arrays.copyOfRange(file, 24, 56));
         byte[] meta = Files.readAllBytes(dir.resolve("index.meta"));
         assertEquals("CFBLMIDX", new String(meta, 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
         assertTrue(SectionIndex.open(dir).toString().contains("blocks 0..0"));
+    }
+
+    /**
+     * Each section stores the hash of its last block, and every block appended must name the one before it as its
+     * parent, also across a reopened writer: blooms from two forks never end up under one hash.
+     */
+    @Test
+    void sectionsStoreTheirLastBlockHashAndTheWriterChecksTheChain() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 10)) {
+            for (long b = 10; b < 10 + 4096 + 5; b++) {
+                SyntheticChain.append(writer, b, LogsBloom.EMPTY);
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(4105, index.lastBlockOf(0));
+        assertArrayEquals(SyntheticChain.hash(4105), index.lastBlockHash(0));
+        assertEquals(4110, index.lastBlockOf(1));
+        assertArrayEquals(SyntheticChain.hash(4110), index.lastBlockHash(1));
+        assertEquals(0, index.sectionOf(10));
+        assertEquals(0, index.sectionOf(4105));
+        assertEquals(1, index.sectionOf(4106));
+        assertEquals("block 4111 is outside the index, which covers blocks 10..4110",
+                assertThrows(IllegalArgumentException.class, () -> index.sectionOf(4111)).getMessage());
+        assertEquals("block 9 is outside the index, which covers blocks 10..4110",
+                assertThrows(IllegalArgumentException.class, () -> index.sectionOf(9)).getMessage());
+        assertEquals("Index 2 out of bounds for length 2",
+                assertThrows(IndexOutOfBoundsException.class, () -> index.lastBlockHash(2)).getMessage());
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 10)) {
+            byte[] otherFork = SyntheticChain.hash(-4110);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> resumed.append(4111, SyntheticChain.hash(4111), otherFork, LogsBloom.EMPTY));
+            assertEquals("block 4111 has parent hash 0x" + Hex.encode(otherFork) + " but block 4110 was indexed with"
+                    + " hash 0x" + Hex.encode(SyntheticChain.hash(4110)) + ": the chain was reorganised (or the headers"
+                    + " come from two forks); an index is never rewritten, so rebuild it from blocks with more"
+                    + " confirmations", e.getMessage());
+            SyntheticChain.append(resumed, 4111, LogsBloom.EMPTY);
+        }
+        assertArrayEquals(SyntheticChain.hash(4111), SectionIndex.open(dir).lastBlockHash(1));
+    }
+
+    /** Version 1 stored no hashes: its files are refused with the advice to rebuild, not read unchecked. */
+    @Test
+    void aVersion1IndexIsRefusedWithTheAdviceToRebuild() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            SyntheticChain.append(writer, 0, LogsBloom.EMPTY);
+        }
+        String advice = "; version 1 stores no block hashes, so it cannot be checked against the chain after a"
+                + " reorganisation: rebuild the index (chainfilter eth index build into a new directory)";
+        Path file = dir.resolve("section-0000000000.bits");
+        // A version 1 file is 32 bytes shorter: the version is read before the size is judged.
+        byte[] good = Files.readAllBytes(file);
+        java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(good.length - 32);
+        v1.put(good, 0, 24).put(good, 56, good.length - 56).putInt(4, 1);
+        Files.write(file, v1.array());
+        assertEquals(file + " has format version 1; this reader knows version 2" + advice,
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Path meta = dir.resolve("index.meta");
+        java.nio.ByteBuffer oldMeta = java.nio.ByteBuffer.wrap(Files.readAllBytes(meta)).putInt(8, 1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(oldMeta.array(), 0, 28);
+        Files.write(meta, oldMeta.putInt(28, (int) crc.getValue()).array());
+        assertEquals(meta + " has format version 1; this reader knows version 2" + advice,
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        assertEquals(meta + " has format version 1; this reader knows version 2" + advice,
+                assertThrows(IndexFormatException.class, () -> SectionIndexWriter.open(dir, 0)).getMessage());
     }
 }

@@ -17,7 +17,6 @@ import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.SectionIndex;
-import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
 import org.chainfilter.ethbloom.scan.node.LogText;
 import org.chainfilter.ethbloom.scan.node.TestChain;
@@ -100,12 +99,7 @@ class BlockScannerAnvilTest {
     @Test
     void aSectionIndexOfTheChainGivesTheSameAnswersWithFewerHeadersRead(TestChain chain, @TempDir Path dir) {
         long indexed = 2 * chain.head() / 3;
-        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            for (long n = 0; n < indexed; n++) {
-                writer.append(n, LogsBloom.fromHex(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n),
-                        false).get("logsBloom").asText()));
-            }
-        }
+        SectionIndexReorgAnvilTest.index(chain.node(), dir, indexed - 1);
         SectionIndex index = SectionIndex.open(dir);
         assertEquals(indexed, index.indexedBlockCount());
         Random random = new Random(5);

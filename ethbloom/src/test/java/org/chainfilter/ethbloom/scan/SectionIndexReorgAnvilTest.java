@@ -1,0 +1,93 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.index.SectionIndexWriter;
+import org.chainfilter.ethbloom.scan.node.AnvilNode;
+import org.chainfilter.ethbloom.scan.node.Reorg;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.http.HttpService;
+
+/**
+ * A section index built on anvil, then the chain reorganised under it ({@code evm_snapshot} before the indexed blocks,
+ * {@code evm_revert} after, and a new fork whose block 21 holds a matching log where the indexed fork had none). The
+ * index's candidates for the filter are the old fork's (none): trusted, they would hide the new log. The scanner checks
+ * each section's last block hash against the node, does not use the stale section, tells its listener why, and finds
+ * the log from the headers' blooms.
+ */
+@Timeout(120)
+class SectionIndexReorgAnvilTest {
+    private static final String TOPIC = Reorg.TOPIC;
+
+    /** Indexes blocks 0..to of the node with their hashes, parent hashes and blooms. */
+    static void index(AnvilNode node, Path dir, long to) {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long n = 0; n <= to; n++) {
+                JsonNode block = block(node, n);
+                writer.append(n, Hex.decode(block.get("hash").asText()), Hex.decode(block.get("parentHash").asText()),
+                        LogsBloom.fromHex(block.get("logsBloom").asText()));
+            }
+        }
+    }
+
+    private static JsonNode block(AnvilNode node, long n) {
+        return node.rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n), false);
+    }
+
+    private static List<String> scan(AnvilNode node, SectionIndex index, long to, List<String> notUsed) {
+        List<String> logs = new ArrayList<>();
+        BlockScanner.builder(new HttpService(node.url())).sectionIndex(index).listener(new ScanListener() {
+            @Override
+            public void onIndexSectionNotUsed(long section, String reason) {
+                notUsed.add(section + ": " + reason);
+            }
+        }).build().scan(LogFilter.builder().topic(0, Hex.decode(TOPIC)).build(), 0, to,
+                (Log log) -> logs.add(log.getBlockNumber() + " " + log.getTopics()));
+        return logs;
+    }
+
+    @Test
+    void aSectionBuiltOnAnAbandonedForkIsNotUsedAndTheNewForksLogIsFound(@TempDir Path dir) throws Exception {
+        try (AnvilNode node = AnvilNode.start()) {
+            String snapshot = Reorg.mineForkToAbandon(node);
+            assertEquals(40, Reorg.head(node));
+            index(node, dir, 40);
+            String indexedHash40 = block(node, 40).get("hash").asText();
+            SectionIndex index = SectionIndex.open(dir);
+            List<String> notUsed = new ArrayList<>();
+            assertEquals(List.of(), scan(node, index, 40, notUsed), "the indexed fork has no matching log");
+            assertEquals(List.of(), notUsed);
+
+            Reorg.revertWithLogInBlock21(node, snapshot);
+            String expected = "21 [" + TOPIC + "]";
+            // The index now reaches past the head: its section cannot be checked, so it is not used.
+            assertEquals(List.of(expected), scan(node, index, 21, notUsed));
+            assertEquals(List.of("0: its last block 40 is beyond the node's head 21, so it cannot be checked against"
+                    + " the node's chain; its blocks are decided by their headers"), notUsed);
+
+            node.rpc("anvil_mine", "0x13");
+            assertEquals(40, Reorg.head(node));
+            String newHash40 = block(node, 40).get("hash").asText();
+            assertNotEquals(indexedHash40, newHash40);
+            // The index's candidates are the abandoned fork's: block 21 is not among them.
+            assertEquals(0, index.candidates(LogFilter.builder().topic(0, Hex.decode(TOPIC)).build(), 0, 40).length);
+            notUsed.clear();
+            assertEquals(List.of(expected), scan(node, index, 40, notUsed));
+            assertEquals(List.of("0: block 40 has hash " + newHash40 + " on the node but " + indexedHash40 + " in the"
+                    + " index: the chain was reorganised after the section was built; its blocks are decided by their"
+                    + " headers (rebuild the index to use it again)"), notUsed);
+        }
+    }
+}
