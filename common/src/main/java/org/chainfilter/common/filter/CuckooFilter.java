@@ -282,8 +282,20 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         return falsePositiveRate(load(), table.fingerprintBits);
     }
 
-    /** The cuckoo filter's rate at load {@code α} with {@code f}-bit fingerprints: {@code 1 - (1 - 1/(2^f-1))^(8α)}. */
+    /**
+     * The cuckoo filter's rate at load {@code α} with {@code f}-bit fingerprints: {@code 1 - (1 - 1/(2^f-1))^(8α)}.
+     *
+     * @throws IllegalArgumentException if the load is negative or not finite, or f is outside [2, 32]
+     */
     public static double falsePositiveRate(double load, int fingerprintBits) {
+        if (!(load >= 0) || Double.isInfinite(load)) {
+            throw new IllegalArgumentException("load is " + load + "; it must be a finite number >= 0");
+        }
+        if (fingerprintBits < FingerprintTable.MIN_FINGERPRINT_BITS
+                || fingerprintBits > FingerprintTable.MAX_FINGERPRINT_BITS) {
+            throw new IllegalArgumentException("fingerprint is " + fingerprintBits + " bits; it must be "
+                    + FingerprintTable.MIN_FINGERPRINT_BITS + " to " + FingerprintTable.MAX_FINGERPRINT_BITS);
+        }
         double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
         return -Math.expm1(2 * FingerprintTable.SLOTS_PER_BUCKET * load * Math.log1p(-perSlot));
     }

@@ -155,8 +155,13 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     /**
      * The a-priori compound rate after {@code elements} distinct puts: the items fill the stages in order (stage
      * {@code i} takes up to {@code n_0 2^i}), and the rate is {@code 1 - Π_i (1 - (1 - e^{-k_i n_i/m_i})^{k_i})}.
+     *
+     * @throws IllegalArgumentException if {@code elements} is negative
      */
     public double falsePositiveRate(long elements) {
+        if (elements < 0) {
+            throw new IllegalArgumentException("element count is " + elements + "; it must not be negative");
+        }
         double allNegative = 1;
         long left = elements;
         for (int i = 0; left > 0; i++) {

@@ -25,6 +25,23 @@ class CuckooFilterTest {
         assertTrue(CuckooFilter.falsePositiveRate(0.955, 11) < 0.01);
     }
 
+    /** The rate helper refuses what has no rate; NaN came back for a NaN load and for 0- or 64-bit fingerprints. */
+    @Test
+    void theRateFormulaRefusesLoadsAndSizesWithoutARate() {
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.falsePositiveRate(Double.NaN, 8));
+        assertEquals("load is NaN; it must be a finite number >= 0", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.falsePositiveRate(-0.5, 8));
+        assertEquals("load is -0.5; it must be a finite number >= 0", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.falsePositiveRate(Double.POSITIVE_INFINITY, 8));
+        assertEquals("load is Infinity; it must be a finite number >= 0", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.falsePositiveRate(0.5, 1));
+        assertEquals("fingerprint is 1 bits; it must be 2 to 32", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.falsePositiveRate(0.5, 64));
+        assertEquals("fingerprint is 64 bits; it must be 2 to 32", e.getMessage());
+        assertEquals(0.0, CuckooFilter.falsePositiveRate(0, 8));
+    }
+
     /** Filled to its design load, the filter delivers under the 1% asked for, measured over 10^6 probes. */
     @Test
     void deliversTheRequestedRateAtFullLoad() {

@@ -49,6 +49,15 @@ class ScalableBloomFilterTest {
         assertEquals(4_000, ScalableBloomFilter.stageCapacity(1_000, 2));
     }
 
+    /** A negative element count is refused, as BloomMath refuses it; the a-priori rate came back 0 for it. */
+    @Test
+    void theAPrioriRateRefusesANegativeCount() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
+        var e = assertThrows(IllegalArgumentException.class, () -> filter.falsePositiveRate(-1));
+        assertEquals("element count is -1; it must not be negative", e.getMessage());
+        assertEquals(0.0, filter.falsePositiveRate(0));
+    }
+
     @Test
     void putOfAPresentItemIsRefusedAndUsesNoCapacity() {
         ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
