@@ -89,10 +89,18 @@ public final class BloomMath {
     /**
      * How many elements {@code m} bits hold at rate {@code p} with the optimal {@code k}:
      * {@code floor(-m (ln 2)^2 / ln p)}.
+     *
+     * @throws IllegalArgumentException if {@code m < 1}, {@code p} is not in (0, 1), or the capacity exceeds
+     *     {@link Long#MAX_VALUE} (a rate near 1 needs less than one bit per element)
      */
     public static long capacity(long bitCount, double falsePositiveRate) {
         checkCount("bit count", bitCount);
-        return (long) Math.floor(bitCount / bitsPerElement(falsePositiveRate));
+        double elements = Math.floor(bitCount / bitsPerElement(falsePositiveRate));
+        if (elements >= 0x1p63) {
+            throw new IllegalArgumentException(bitCount + " bits at rate " + falsePositiveRate + " hold " + elements
+                    + " elements; at most " + Long.MAX_VALUE + " are representable");
+        }
+        return (long) elements;
     }
 
     /**

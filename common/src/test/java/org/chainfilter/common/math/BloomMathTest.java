@@ -55,6 +55,11 @@ class BloomMathTest {
     void capacityInvertsTheBitCount() {
         assertEquals(1000, BloomMath.capacity(9586, 0.01)); // 9586 / 9.5850584 = 1000.098
         assertEquals(999, BloomMath.capacity(9585, 0.01));
+        // Past a long the capacity is refused, not cut to Long.MAX_VALUE (the cast saturated silently).
+        var e = assertThrows(IllegalArgumentException.class, () -> BloomMath.capacity(Long.MAX_VALUE, 0.9));
+        assertEquals("9223372036854775807 bits at rate 0.9 hold 4.205936983060474E19 elements; at most"
+                + " 9223372036854775807 are representable", e.getMessage());
+        assertEquals((long) Math.floor((1L << 62) / BloomMath.bitsPerElement(0.5)), BloomMath.capacity(1L << 62, 0.5));
     }
 
     @Test
