@@ -193,8 +193,8 @@ final class Bip37Command implements Runnable {
     /** {@code chainfilter bip37 verify}. */
     @Command(name = "verify", mixinStandardHelpOptions = true,
             description = {"Check a merkleblock as Core's ExtractMatches does and against its header's merkle root.",
-                "Prints the block, root, transaction count and each matched 'index txid', or why it is invalid"
-                    + " (exit 1)."})
+                "Prints the block, root, the peer's transaction count (which the root does not commit to) and each"
+                    + " matched 'index txid', or why it is invalid (exit 1)."})
     static final class Verify implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -210,7 +210,10 @@ final class Bip37Command implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             out.println("block        " + merkleBlock.header().hash());
             out.println("root         " + merkleBlock.header().merkleRoot());
-            out.println("transactions " + merkleBlock.tree().transactionCount());
+            // The root commits to the tree's shape only up to the padding of its last level, so a peer can state
+            // another count for the same root (bip37 PartialMerkleTreePropertyTest shows one): it is the peer's claim.
+            out.println("transactions " + merkleBlock.tree().transactionCount() + " (as the peer states it; the root"
+                    + " does not commit to the count)");
             for (MatchedTransaction m : matches) {
                 out.println("matched      " + m.index() + " " + m.txid());
             }
