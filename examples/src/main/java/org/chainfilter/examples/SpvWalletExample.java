@@ -39,6 +39,9 @@ import org.chainfilter.common.Hex;
  * {@code mvn -q -pl examples exec:java -Dexec.mainClass=org.chainfilter.examples.SpvWalletExample}.
  */
 public final class SpvWalletExample {
+    /** The size of a Merkle inner node's preimage: two 32-byte hashes. */
+    private static final int INNER_NODE_BYTES = 64;
+
     /** The public key that block 5a4ded's transaction 1 pays to (P2PK), from Core's merkle_block_2 test. */
     static final String WALLET_PUBKEY = "044a656f065871a353f216ca26cef8dde2f03e8c16202d2e8ad769f02032cb86a5eb5e56842e"
             + "92e19141d60a01928f8dd2c875a390f67c1f6c94cfc617c0ea45af";
@@ -97,6 +100,11 @@ public final class SpvWalletExample {
                 out.println("wallet     ignores " + tx.txid() + ": not in the proof");
                 continue;
             }
+            String refusal = refusal(tx);
+            if (refusal != null) {
+                out.println("wallet     refuses " + tx.txid() + ": " + refusal);
+                continue;
+            }
             org.bitcoinj.core.Transaction theirs = BitcoinjAdapters.toBitcoinj(tx);
             accepted.put(position, theirs);
             for (var output : theirs.getOutputs()) {
@@ -112,6 +120,17 @@ public final class SpvWalletExample {
         out.println("block " + received.header().hash() + ": " + proven.size() + " proven transactions, "
                 + paid + " satoshis paid to the wallet's key");
         return new Result(received.header().hash(), proven, accepted, paid);
+    }
+
+    /**
+     * Why a proven transaction cannot be trusted on its proof alone, or null: one whose non-witness serialization is
+     * 64 bytes hashes like an inner Merkle node (two 32-byte hashes), so a partial Merkle proof can pass an inner node
+     * off as it, or it off as an inner node (CVE-2017-12842; see the README's Security section).
+     */
+    static String refusal(Transaction tx) {
+        int length = tx.serialize(false).length;
+        return length == INNER_NODE_BYTES ? "its non-witness serialization is " + length
+                + " bytes, the size of a Merkle inner node (CVE-2017-12842)" : null;
     }
 
     private static String blockHex() {

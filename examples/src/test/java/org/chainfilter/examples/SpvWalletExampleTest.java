@@ -1,12 +1,14 @@
 package org.chainfilter.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.chainfilter.btcwire.Transaction;
 import org.junit.jupiter.api.Test;
 
 class SpvWalletExampleTest {
@@ -31,5 +33,27 @@ class SpvWalletExampleTest {
         String printed = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("wallet     accepts tx 2 6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2"),
                 printed);
+    }
+
+    /**
+     * A proven transaction of 64 non-witness bytes is refused (CVE-2017-12842); 63 and 65 bytes are not. The
+     * transactions are one input with an empty scriptSig and one output whose script is 3, 4 or 5 bytes.
+     */
+    @Test
+    void sixtyFourByteTransactionsAreRefused() {
+        for (int scriptBytes = 3; scriptBytes <= 5; scriptBytes++) {
+            String hex = "01000000" + "01" + "11".repeat(32) + "00000000" + "00" + "ffffffff"
+                    + "01" + "0100000000000000" + String.format(java.util.Locale.ROOT, "%02x", scriptBytes)
+                    + "51".repeat(scriptBytes) + "00000000";
+            Transaction tx = Transaction.fromHex(hex);
+            assertEquals(60 + scriptBytes, tx.serialize(false).length);
+            String refusal = SpvWalletExample.refusal(tx);
+            if (scriptBytes == 4) {
+                assertEquals("its non-witness serialization is 64 bytes, the size of a Merkle inner node"
+                        + " (CVE-2017-12842)", refusal);
+            } else {
+                assertNull(refusal);
+            }
+        }
     }
 }
