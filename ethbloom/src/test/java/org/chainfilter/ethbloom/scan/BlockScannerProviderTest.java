@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +14,14 @@ import java.util.stream.Stream;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.FakeProvider.FakeBlock;
 import org.chainfilter.ethbloom.scan.FakeProvider.FakeLog;
 import org.chainfilter.ethbloom.scan.FakeProvider.Scripted;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -464,6 +468,39 @@ class BlockScannerProviderTest {
         assertTrue(store.saved.isEmpty(), "nothing checkpointed past the batch: " + store.saved);
         assertEquals(List.of("70/" + (provider.chain.get(70).logs.size() - 1)),
                 scan(scanner().checkpoints(store).build(), TOPIC_9, 0, 99));
+    }
+
+    @Test
+    void aReorganisationBetweenTheIndexCheckAndTheCandidatesIsReportedBeforeAnyLogOfIt(@TempDir Path dir) {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (int n = 0; n < 300; n++) {
+                String parent = n == 0 ? FakeProvider.hash(0, 99) : provider.chain.get(n - 1).hash;
+                writer.append(n, Hex.decode(provider.chain.get(n).hash), Hex.decode(parent),
+                        LogsBloom.fromHex(provider.chain.get(n).logsBloom));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        // The section is checked by block 299's header; right after, blocks 60.. are replaced by a fork whose block
+        // 70 holds a TOPIC_9 log. The index (old fork) rules 70 out, and every header read later is of the new fork,
+        // so only block 299's hash, read again after the logs, tells the section's chain is gone.
+        provider.afterFirstSingleHeader = () -> provider.reorganise(60, 1, 70, TOPIC_9_LOG);
+        ScanException e = assertThrows(ScanException.class,
+                () -> scan(scanner().sectionIndex(index).build(), TOPIC_9, 0, 299));
+        assertEquals("block 299 now has hash " + FakeProvider.hash(299, 1) + " but had the index's "
+                + FakeProvider.hash(299, 0) + " when this scan began its section: the chain reorganised during the"
+                + " scan; use more confirmations", e.getMessage());
+        // Scanned again, the section is not used (its hash differs) and block 70's log is found from the headers.
+        List<String> notUsed = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        scanner().sectionIndex(index).listener(new ScanListener() {
+            @Override
+            public void onIndexSectionNotUsed(long section, String reason) {
+                notUsed.add(section + " " + reason.substring(0, reason.indexOf(':')));
+            }
+        }).build().scan(TOPIC_9, 0, 299, log -> logs.add(text(log)));
+        assertEquals(List.of("70/" + (provider.chain.get(70).logs.size() - 1)), logs);
+        assertEquals(List.of("0 block 299 has hash " + FakeProvider.hash(299, 1) + " on the node but "
+                + FakeProvider.hash(299, 0) + " in the index"), notUsed);
     }
 
     @Test

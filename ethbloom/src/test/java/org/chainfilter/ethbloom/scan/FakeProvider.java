@@ -75,6 +75,8 @@ final class FakeProvider implements AutoCloseable {
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
     volatile Runnable afterFirstHeaderBatch;
+    /** Run once, after the first header asked for alone has been answered. */
+    volatile Runnable afterFirstSingleHeader;
     private final HttpServer server;
 
     FakeProvider(List<FakeBlock> chain) {
@@ -172,6 +174,11 @@ final class FakeProvider implements AutoCloseable {
             }
             if (!request.isArray()) {
                 reply(exchange, 200, JSON.writeValueAsString(answer(request)));
+                Runnable after = afterFirstSingleHeader;
+                if (after != null && request.get("method").asText().equals("eth_getBlockByNumber")) {
+                    afterFirstSingleHeader = null;
+                    after.run();
+                }
                 return;
             }
             batchSizes.add(request.size());
