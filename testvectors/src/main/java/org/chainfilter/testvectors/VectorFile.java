@@ -2,6 +2,7 @@ package org.chainfilter.testvectors;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,8 +33,10 @@ public final class VectorFile {
     /** Upper bound on a vector file (the largest bundled file is about 0.3 MB). */
     public static final int MAX_FILE_BYTES = 64 * 1024 * 1024;
 
+    /** Duplicate keys and anything after the top-level object are refused: either would hide vectors unread. */
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final String origin;
     private final String suite;

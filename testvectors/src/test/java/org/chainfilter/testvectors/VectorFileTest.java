@@ -125,6 +125,21 @@ class VectorFileTest {
                 assertThrows(VectorFormatException.class, () -> VectorFile.read(zeros)).getMessage());
     }
 
+    /**
+     * Text after the file's object is refused: a second object's vectors (or anything else) were ignored, so a file
+     * passed whatever they said.
+     */
+    @Test
+    void textAfterTheTopLevelObjectIsRefused() {
+        String file = "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": []}";
+        for (String trailing : new String[] {" {\"vectors\": [{\"name\": \"hidden\"}]}", " garbage", "]"}) {
+            VectorFormatException e = assertThrows(VectorFormatException.class,
+                    () -> VectorFile.parse("t.json", file + trailing));
+            assertTrue(e.getMessage().startsWith("t.json: not JSON: "), e.getMessage());
+        }
+        assertEquals(0, VectorFile.parse("t.json", file + " \n\t ").vectors().size());
+    }
+
     @Test
     void aDirectoryIsRefusedByName(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         assertEquals(dir + ": is a directory, not a vector file",
