@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.chainfilter.common.Hex;
@@ -79,8 +80,14 @@ final class EthBloomCommand implements Callable<Integer> {
             }
         }
         try {
-            return new ObjectMapper().readTree(bytes);
+            return new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
         } catch (JsonProcessingException e) {
+            if (e.getOriginalMessage().startsWith("Trailing token")) {
+                // JSON lines (eth scan's output, one log a line): the bloom of the first alone would be wrong.
+                throw new IllegalArgumentException("input holds more than one JSON value (the second starts at line "
+                        + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+                        + "); give one list of logs, e.g. JSON lines joined with commas inside [ ]", e);
+            }
             throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
         }
     }

@@ -60,6 +60,22 @@ class EthCommandTest {
         assertEquals(LogsBloom.EMPTY.toHex() + NL, empty.out);
     }
 
+    /**
+     * Two JSON values (JSON lines, as eth scan prints logs) are refused: only the first was read, so the bloom left out
+     * every later log without a word.
+     */
+    @Test
+    void bloomRefusesMoreThanOneJsonValue() {
+        String log = "{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[]}";
+        assertFailure("chainfilter: input holds more than one JSON value (the second starts at line 2, column 1); give"
+                + " one list of logs, e.g. JSON lines joined with commas inside [ ]" + NL,
+                withStdin("[" + log + "]\n[" + log + "]\n", () -> CliRun.of("eth", "bloom")));
+        CliRun stray = withStdin("[" + log + "] 5", () -> CliRun.of("eth", "bloom"));
+        assertEquals(1, stray.status, stray::toString);
+        assertTrue(stray.err.startsWith("chainfilter: input holds more than one JSON value (the second starts at line 1,"),
+                stray::toString);
+    }
+
     @Test
     void bloomRefusesMalformedLogs() {
         assertFailure("chainfilter: log 0 address is 19 bytes; it must be exactly 20 bytes" + NL,
