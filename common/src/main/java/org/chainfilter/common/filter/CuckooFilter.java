@@ -374,9 +374,15 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         int words = FingerprintTable.wordsFor(buckets, f);
         FamilyBinaryForm.checkSize(KIND, serializedSize(buckets, f), maxBytes);
         long count = data.readLong();
-        boolean victim = data.readBoolean();
+        int victimFlag = data.readUnsignedByte();
         long victimBucket = data.readLong();
         long victimFingerprint = data.readLong();
+        // The writer puts 0 or 1 and zero fields without a victim; anything else would be a second form of one filter.
+        if (victimFlag > 1 || victimFlag == 0 && (victimBucket != 0 || victimFingerprint != 0)) {
+            throw new IllegalArgumentException("victim flag " + victimFlag + " with bucket " + victimBucket
+                    + " and fingerprint " + victimFingerprint + "; the form has flag 1, or flag 0 with both 0");
+        }
+        boolean victim = victimFlag == 1;
         if (victim && (victimBucket < 0 || victimBucket >= buckets || victimFingerprint < 1
                 || victimFingerprint >= 1L << f)) {
             throw new IllegalArgumentException("victim (bucket " + victimBucket + ", fingerprint " + victimFingerprint

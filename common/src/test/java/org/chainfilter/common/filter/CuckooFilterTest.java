@@ -154,6 +154,33 @@ class CuckooFilterTest {
         assertEquals(Hex.encode(bytes), Hex.encode(back.toByteArray()));
     }
 
+    /** Without a victim the stash fields are zero and the flag is 0 or 1, as written; other bytes are refused. */
+    @Test
+    void readerRefusesANonCanonicalVictimStash() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 4, 7);
+        filter.put(1L);
+        byte[] bytes = filter.toByteArray();
+        int flag = 6 + 1 + 8 + 8; // header, f, bucket count, item count
+        byte[] two = bytes.clone();
+        two[flag] = 2;
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.readFrom(new ByteArrayInputStream(two), KeyEncoder.longs(), 1000));
+        assertEquals("victim flag 2 with bucket 0 and fingerprint 0; the form has flag 1, or flag 0 with both 0",
+                e.getMessage());
+        byte[] staleBucket = bytes.clone();
+        staleBucket[flag + 8] = 3;
+        e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.readFrom(new ByteArrayInputStream(staleBucket), KeyEncoder.longs(), 1000));
+        assertEquals("victim flag 0 with bucket 3 and fingerprint 0; the form has flag 1, or flag 0 with both 0",
+                e.getMessage());
+        byte[] staleFingerprint = bytes.clone();
+        staleFingerprint[flag + 16] = 5;
+        e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.readFrom(new ByteArrayInputStream(staleFingerprint), KeyEncoder.longs(), 1000));
+        assertEquals("victim flag 0 with bucket 0 and fingerprint 5; the form has flag 1, or flag 0 with both 0",
+                e.getMessage());
+    }
+
     /** Slots of 7 bits straddle word boundaries; every slot must keep its value under writes to its neighbours. */
     @Test
     void packedSlotsAcrossWordBoundariesKeepTheirValues() {
