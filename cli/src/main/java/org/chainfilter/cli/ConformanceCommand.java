@@ -26,12 +26,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code chainfilter conformance FILE... | --bundled [--impl chainfilter|bitcoinj|web3j] | --list}: runs conformance
  * vector files (the schema of conformance/SCHEMA.md) and prints every failure with its first mismatch, a table of
- * vectors per suite, and the line {@code N passed, N failed}. Exit status 1 when anything failed.
+ * vectors per suite, and the line {@code N passed, N failed}. Exit status 1 when anything failed or nothing ran.
  */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
         description = {"Run conformance vector files against chainfilter (or a peer library) and report.",
             "Prints each failure with its first mismatch and ends with 'N passed, N failed'; exit status 1 on any "
-                + "failure."})
+                + "failure, or when no vector ran (every file of a suite the implementation does not run)."})
 final class ConformanceCommand implements Callable<Integer> {
     /** The implementations a run can check. */
     enum Impl { chainfilter, bitcoinj, web3j }
@@ -99,6 +99,12 @@ final class ConformanceCommand implements Callable<Integer> {
         printTable(out, report);
         out.println(report.summaryLine());
         out.flush();
+        if (report.passed() + report.failed() == 0) {
+            // A misspelt suite name or an --impl that runs none of the files would otherwise pass in silence.
+            spec.commandLine().getErr().println("chainfilter: no vector was run (" + report.skipped()
+                    + " skipped): no file is of a suite that " + impl + " runs");
+            return ErrorHandler.FAILURE;
+        }
         return report.succeeded() ? 0 : ErrorHandler.FAILURE;
     }
 

@@ -65,8 +65,15 @@ class ConformanceCommandTest {
     void unknownSuitesAreSkippedAndSaidSo() throws IOException {
         Path file = write("u.json", "{\"suite\": \"bip999-future\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
         CliRun run = CliRun.of("conformance", file.toString());
-        assertEquals(0, run.status, run.toString());
+        assertEquals(1, run.status, run.toString());
         assertEquals("0 passed, 0 failed, 1 skipped", lastLine(run.out));
+        assertEquals("chainfilter: no vector was run (1 skipped): no file is of a suite that chainfilter runs\n",
+                run.err);
+        Path known = write("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"s\", \"vectors\": ["
+                + "{\"name\": \"right\", \"seed\": 0, \"data\": \"\", \"hash\": \"00000000\"}]}");
+        run = CliRun.of("conformance", file.toString(), known.toString());
+        assertEquals(0, run.status, run.toString());
+        assertEquals("1 passed, 0 failed, 1 skipped", lastLine(run.out));
     }
 
     @Test
