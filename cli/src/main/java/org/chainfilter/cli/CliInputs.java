@@ -2,6 +2,7 @@ package org.chainfilter.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,11 @@ final class CliInputs {
      * serialized bytes is 8,000,000 hex digits, and this leaves room for line breaks and white space.
      */
     static final int MAX_VALUE_FILE_BYTES = 16 << 20;
+    /**
+     * The most bytes a list file ({@code --spent-file}: one hex script per line) may hold: the spent scripts of a
+     * block are bounded by the block's inputs, and real blocks' lists are a few megabytes of hex.
+     */
+    static final int MAX_LIST_FILE_BYTES = 64 << 20;
 
     private CliInputs() {
     }
@@ -75,13 +81,86 @@ final class CliInputs {
         return decoded;
     }
 
-    /** Each line of {@code file} decoded from hex, stripped first, in order (an empty line is an empty byte string). */
+    /**
+     * Each line of {@code file} decoded from hex, stripped first, in order (an empty line is an empty byte string).
+     * The file is read only up to {@link #MAX_LIST_FILE_BYTES}.
+     */
     static List<byte[]> decodeHexLines(Path file, String option) throws IOException {
         List<String> lines = new ArrayList<>();
-        for (String line : Files.readAllLines(regularFile(file, option))) {
+        for (String line : readText(file, option, MAX_LIST_FILE_BYTES).split("\n", -1)) {
             lines.add(line.strip());
         }
+        // Files.readAllLines gave no line for the end of a file that ends in a line break; neither does this.
+        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+            lines.remove(lines.size() - 1);
+        }
         return decodeHex(lines);
+    }
+
+    /**
+     * The lines of a text stream, each refused past a length, so an endless line (a device, a file of one huge line)
+     * cannot fill the memory as {@link java.io.BufferedReader#readLine} would. Lines end at {@code \n}; a
+     * {@code \r} before it stays in the line (callers strip lines).
+     */
+    static final class BoundedLines {
+        private final Reader in;
+        private final int maxChars;
+        private final String source;
+        private final char[] buffer = new char[8192];
+        private int position;
+        private int end;
+        private long lineNumber;
+
+        /** @param source how a refusal names the input, e.g. {@code "--blooms FILE"} */
+        BoundedLines(Reader in, int maxChars, String source) {
+            this.in = in;
+            this.maxChars = maxChars;
+            this.source = source;
+        }
+
+        /** The number of the line {@link #next} returned last, from 1. */
+        long lineNumber() {
+            return lineNumber;
+        }
+
+        /**
+         * The next line without its line break, or null at the end of the input.
+         *
+         * @throws IllegalArgumentException if the line is longer than the limit
+         */
+        String next() throws IOException {
+            StringBuilder line = new StringBuilder();
+            boolean any = false;
+            while (true) {
+                if (position == end) {
+                    int read = in.read(buffer, 0, buffer.length);
+                    if (read <= 0) {
+                        if (!any) {
+                            return null;
+                        }
+                        lineNumber++;
+                        return line.toString();
+                    }
+                    position = 0;
+                    end = read;
+                }
+                any = true;
+                int start = position;
+                while (position < end && buffer[position] != '\n') {
+                    position++;
+                }
+                if (line.length() + (position - start) > maxChars) {
+                    throw new IllegalArgumentException("line " + (lineNumber + 1) + " of " + source + " is longer than "
+                            + maxChars + " characters, the most a line may hold");
+                }
+                line.append(buffer, start, position - start);
+                if (position < end) {
+                    position++;
+                    lineNumber++;
+                    return line.toString();
+                }
+            }
+        }
     }
 
     /** {@code --block HEX} or {@code --block-file FILE}: exactly one of them. Use with {@code @Mixin}. */

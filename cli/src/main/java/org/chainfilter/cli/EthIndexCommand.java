@@ -54,6 +54,11 @@ final class EthIndexCommand implements Runnable {
     static final class Build implements Callable<Integer> {
         /** The most requests in one JSON-RPC batch (providers commonly cap batches near 1000). */
         static final int MAX_BATCH = 1000;
+        /**
+         * The longest {@code --blooms} line read: a block number, two 0x hashes and a 0x bloom take under 700
+         * characters, and this leaves room for white space.
+         */
+        static final int MAX_BLOOMS_LINE_CHARS = 4096;
         /** Blocks kept out of the index below the head by default: eth scan's default confirmations. */
         static final int DEFAULT_CONFIRMATIONS = 12;
 
@@ -128,10 +133,11 @@ final class EthIndexCommand implements Runnable {
             try (BufferedReader in = bloomsFile.equals("-")
                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
                     : Files.newBufferedReader(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
+                CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
+                        "--blooms " + bloomsFile);
                 String line;
-                int lineNumber = 0;
-                while ((line = in.readLine()) != null) {
-                    lineNumber++;
+                while ((line = lines.next()) != null) {
+                    long lineNumber = lines.lineNumber();
                     String text = line.strip();
                     if (text.isEmpty() || text.startsWith("#")) {
                         continue;
@@ -225,7 +231,7 @@ final class EthIndexCommand implements Runnable {
             return Hex.decode(text, 32, what);
         }
 
-        private static long parseBlockNumber(String text, int lineNumber) {
+        private static long parseBlockNumber(String text, long lineNumber) {
             try {
                 long number = text.startsWith("0x") ? Long.parseLong(text.substring(2), 16) : Long.parseLong(text);
                 if (number < 0) {

@@ -169,6 +169,33 @@ class ChainfilterCommandTest {
                 "--first-block", "0"), 1, "--blooms " + d + " is a directory, not a file");
     }
 
+    /**
+     * List and line inputs are bounded too: a spent-script list over its limit, and a {@code --blooms} line with no
+     * end (a megabyte of digits and no line break) are refused, not read whole into memory.
+     */
+    @Test
+    void listFilesAndLinesAreReadOnlyUpToTheirLimits(@TempDir Path dir) throws IOException {
+        Path spent = zeros(dir.resolve("spent.hex"), CliInputs.MAX_LIST_FILE_BYTES + 1);
+        assertOneLineError(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file",
+                spent.toString()), 1, "--spent-file " + spent + " holds more than 67108864 bytes, the most this option"
+                + " reads");
+        Path blooms = zeros(dir.resolve("blooms.txt"), 1 << 20);
+        assertOneLineError(CliRun.of("eth", "index", "build", "--index", dir.resolve("idx").toString(), "--blooms",
+                blooms.toString(), "--first-block", "0"), 1, "line 1 of --blooms " + blooms + " is longer than 4096"
+                + " characters, the most a line may hold");
+    }
+
+    private static Path zeros(Path file, int bytes) throws IOException {
+        byte[] chunk = new byte[1 << 20];
+        java.util.Arrays.fill(chunk, (byte) '0');
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (int left = bytes; left > 0; left -= chunk.length) {
+                out.write(chunk, 0, Math.min(left, chunk.length));
+            }
+        }
+        return file;
+    }
+
     /** A value file is read up to its limit, not whole: a block file larger than any block's hex is refused. */
     @Test
     void aValueFileIsReadOnlyUpToItsLimit(@TempDir Path dir) throws IOException {
