@@ -30,9 +30,35 @@ class SpvWalletExampleTest {
         assertEquals("28204cad1d7fc1d199e8ef4fa22f182de6258a3eaafe1bbe56ebdcacd3069a5f",
                 result.transactions().get(1).getTxId().toString());
         assertTrue(result.paidToWalletSatoshis() > 0);
+        assertEquals(paidToKeyInWholeBlock(), result.paidToWalletSatoshis(),
+                "the proven transactions carry every payment to the key that the whole block holds");
         String printed = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("wallet     accepts tx 2 6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2"),
                 printed);
+    }
+
+    /** Every pay-to-pubkey output to the wallet's key in the whole block, summed by bitcoinj alone. */
+    private static long paidToKeyInWholeBlock() {
+        String raw;
+        try (var in = SpvWalletExample.class.getResourceAsStream("block_5a4ded.txt")) {
+            raw = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("raw="))
+                    .findFirst().orElseThrow().substring(4);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        byte[] key = org.chainfilter.common.Hex.decode(SpvWalletExample.WALLET_PUBKEY);
+        long paid = 0;
+        var block = org.bitcoinj.core.Block.read(java.nio.ByteBuffer.wrap(org.chainfilter.common.Hex.decode(raw)));
+        for (var tx : block.getTransactions()) {
+            for (var output : tx.getOutputs()) {
+                var script = output.getScriptPubKey();
+                if (org.bitcoinj.script.ScriptPattern.isP2PK(script) && java.util.Arrays.equals(
+                        org.bitcoinj.script.ScriptPattern.extractKeyFromP2PK(script), key)) {
+                    paid += output.getValue().value;
+                }
+            }
+        }
+        return paid;
     }
 
     /**
