@@ -77,4 +77,13 @@ class DemoCommandTest {
         int vectors = Suites.bundled().stream().mapToInt(f -> f.vectors().size()).sum();
         assertLine(vectors + " passed, 0 failed");
     }
+
+    /** A block whose log matches but whose bloom says skip is shown as missed (and counted as a failed check). */
+    @Test
+    void aMatchingLogTheBloomSkipsIsShownAsMissed() {
+        assertEquals("no", DemoCommand.matchingCell(false, false));
+        assertEquals("no", DemoCommand.matchingCell(false, true));
+        assertEquals("yes", DemoCommand.matchingCell(true, true));
+        assertEquals("yes, bloom MISSED", DemoCommand.matchingCell(true, false));
+    }
 }
