@@ -68,6 +68,16 @@ final class ProviderErrors {
         return Kind.FATAL;
     }
 
+    /**
+     * Whether an error found inside a batch answer refuses the batch rather than its call: geth answers a batch above
+     * {@code --rpc.batch-request-limit} with an array of one error, -32600 "batch too large", under the first call's
+     * id ({@code rpc/handler.go respondWithBatchTooLarge}). The same calls pass in a smaller batch.
+     */
+    static boolean refusesBatch(String message) {
+        String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        return text.contains("batch too large") || text.contains("batch size too large");
+    }
+
     /** An HTTP status other than 200. */
     static Kind classifyHttpStatus(int status) {
         if (status == 413) {

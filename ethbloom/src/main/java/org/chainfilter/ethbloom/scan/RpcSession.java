@@ -305,8 +305,9 @@ final class RpcSession {
     /**
      * Sends the requests, one by one when the batch size is 1 (also for providers without batch support), else as one
      * JSON-RPC batch whose answers are matched to requests by id (web3j keeps the provider's order, which JSON-RPC 2.0
-     * does not fix). A batch the provider refuses as a whole, or answers with something other than an array, halves
-     * the batch size and asks for the requests to be sent again.
+     * does not fix). A batch the provider refuses as a whole (or inside its answer, as geth does:
+     * {@link ProviderErrors#refusesBatch}), or answers with something other than an array, halves the batch size and
+     * asks for the requests to be sent again.
      */
     private List<Outcome> round(List<? extends Request<?, ? extends Response<?>>> requests) {
         List<Outcome> outcomes = new ArrayList<>(requests.size());
@@ -337,14 +338,23 @@ final class RpcSession {
             return outcomes;
         }
         Map<Long, Response<?>> byId = new HashMap<>();
+        boolean batchRefused = false;
         for (Response<?> response : answer.getResponses()) {
             byId.put(response.getId(), response);
+            batchRefused |= response.hasError() && ProviderErrors.refusesBatch(response.getError().getMessage());
+        }
+        if (batchRefused) {
+            // The batch, not a call, was refused (with its other calls left unanswered): smaller batches, no retry.
+            batchSize = Math.max(1, requests.size() / 2);
         }
         for (Request<?, ? extends Response<?>> request : requests) {
             Response<?> response = byId.get(request.getId());
-            outcomes.add(response == null
-                    ? new Outcome(Status.TRANSIENT, null, "no answer for request id " + request.getId() + " in the batch")
-                    : outcomeOf(response));
+            if (batchRefused && (response == null || response.hasError())) {
+                outcomes.add(new Outcome(Status.RESEND, response, "batch of " + requests.size() + " refused"));
+            } else {
+                outcomes.add(response == null ? new Outcome(Status.TRANSIENT, null, "no answer for request id "
+                        + request.getId() + " in the batch") : outcomeOf(response));
+            }
         }
         return outcomes;
     }

@@ -278,6 +278,18 @@ class BlockScannerProviderTest {
     }
 
     @Test
+    void aBatchRefusedAsGethDoesWithOneErrorInAnArrayIsSentInSmallerBatches() {
+        provider.maxBatch = 10;
+        provider.gethBatchRefusal = true;
+        List<String> logs = scan(scanner().headerBatchSize(100).build(), ADDRESS_1_OR_3, 0, 299);
+        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        List<Integer> sizes = provider.batchSizes;
+        assertEquals(List.of(100, 50, 25, 12, 6), sizes.subList(0, 5));
+        assertTrue(sizes.subList(5, sizes.size()).stream().allMatch(size -> size <= 6), sizes.toString());
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
     void batchAnswersOutOfOrderAreMatchedById() {
         provider.reverseBatches = true;
         List<String> logs = scan(scanner().headerBatchSize(50).build(), ADDRESS_1_OR_3, 0, 299);

@@ -63,6 +63,11 @@ final class FakeProvider implements AutoCloseable {
     volatile int rangeErrorCode;
     volatile String rangeErrorMessage;
     volatile int maxBatch = Integer.MAX_VALUE;
+    /**
+     * Refuse a batch above {@link #maxBatch} as geth does ({@code rpc/handler.go respondWithBatchTooLarge}): an array
+     * holding one error, -32600 "batch too large", with the first call's id.
+     */
+    volatile boolean gethBatchRefusal;
     volatile boolean reverseBatches;
     /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
     volatile boolean refuseRangesWithHttp413;
@@ -182,6 +187,11 @@ final class FakeProvider implements AutoCloseable {
                 return;
             }
             batchSizes.add(request.size());
+            if (request.size() > maxBatch && gethBatchRefusal) {
+                reply(exchange, 200, "[{\"jsonrpc\":\"2.0\",\"id\":" + request.get(0).get("id")
+                        + ",\"error\":{\"code\":-32600,\"message\":\"batch too large\"}}]");
+                return;
+            }
             if (request.size() > maxBatch) {
                 reply(exchange, 200, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
                         + "\"message\":\"batch size too large: at most " + maxBatch + " calls\"}}");
