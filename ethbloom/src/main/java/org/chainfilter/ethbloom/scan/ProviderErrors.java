@@ -71,11 +71,14 @@ final class ProviderErrors {
     /**
      * Whether an error found inside a batch answer refuses the batch rather than its call: geth answers a batch above
      * {@code --rpc.batch-request-limit} with an array of one error, -32600 "batch too large", under the first call's
-     * id ({@code rpc/handler.go respondWithBatchTooLarge}). The same calls pass in a smaller batch.
+     * id ({@code rpc/handler.go respondWithBatchTooLarge}), and the calls left once a batch's answer passed
+     * {@code --rpc.batch-response-max-size} (25 MB by default) with -32003 "response too large"
+     * ({@code handleBatch}). The same calls pass in a smaller batch.
      */
-    static boolean refusesBatch(String message) {
+    static boolean refusesBatch(int code, String message) {
         String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
-        return text.contains("batch too large") || text.contains("batch size too large");
+        return text.contains("batch too large") || text.contains("batch size too large")
+                || code == -32003 && text.contains("response too large");
     }
 
     /** An HTTP status other than 200. */

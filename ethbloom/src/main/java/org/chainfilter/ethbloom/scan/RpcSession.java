@@ -341,10 +341,12 @@ final class RpcSession {
         boolean batchRefused = false;
         for (Response<?> response : answer.getResponses()) {
             byId.put(response.getId(), response);
-            batchRefused |= response.hasError() && ProviderErrors.refusesBatch(response.getError().getMessage());
+            batchRefused |= response.hasError() && ProviderErrors.refusesBatch(response.getError().getCode(),
+                    response.getError().getMessage());
         }
         if (batchRefused) {
-            // The batch, not a call, was refused (with its other calls left unanswered): smaller batches, no retry.
+            // The batch, not a call, was refused (its other calls unanswered or refused too): smaller batches, no
+            // retry; the calls answered are kept.
             batchSize = Math.max(1, requests.size() / 2);
         }
         for (Request<?, ? extends Response<?>> request : requests) {

@@ -290,6 +290,16 @@ class BlockScannerProviderTest {
     }
 
     @Test
+    void theCallsGethLeavesUnansweredPastItsBatchResponseLimitAreSentAgainInSmallerBatches() {
+        provider.gethBatchResponseMaxLogs = 20;
+        List<String> logs = scan(scanner().headerBatchSize(100).maxLogRangeBlocks(1).build(), LogFilter.matchAll(), 0,
+                299);
+        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertTrue(provider.batchSizes.stream().anyMatch(size -> size < 100), provider.batchSizes.toString());
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
     void batchAnswersOutOfOrderAreMatchedById() {
         provider.reverseBatches = true;
         List<String> logs = scan(scanner().headerBatchSize(50).build(), ADDRESS_1_OR_3, 0, 299);

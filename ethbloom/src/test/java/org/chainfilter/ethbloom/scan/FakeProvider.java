@@ -68,6 +68,11 @@ final class FakeProvider implements AutoCloseable {
      * holding one error, -32600 "batch too large", with the first call's id.
      */
     volatile boolean gethBatchRefusal;
+    /**
+     * Once the logs answered in one batch exceed this many, the batch's later calls are answered as geth answers the
+     * calls after {@code --rpc.batch-response-max-size}: -32003 "response too large" ({@code rpc/handler.go}).
+     */
+    volatile int gethBatchResponseMaxLogs = Integer.MAX_VALUE;
     volatile boolean reverseBatches;
     /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
     volatile boolean refuseRangesWithHttp413;
@@ -198,7 +203,19 @@ final class FakeProvider implements AutoCloseable {
                 return;
             }
             List<JsonNode> answers = new ArrayList<>();
-            request.forEach(call -> answers.add(answer(call)));
+            int logsAnswered = 0;
+            for (JsonNode call : request) {
+                if (logsAnswered > gethBatchResponseMaxLogs) {
+                    ObjectNode refusal = JSON.createObjectNode().put("jsonrpc", "2.0");
+                    refusal.set("id", call.get("id"));
+                    refusal.putObject("error").put("code", -32003).put("message", "response too large");
+                    answers.add(refusal);
+                    continue;
+                }
+                JsonNode answer = answer(call);
+                logsAnswered += answer.path("result").isArray() ? answer.get("result").size() : 0;
+                answers.add(answer);
+            }
             if (reverseBatches) {
                 Collections.reverse(answers);
             }
