@@ -1,6 +1,7 @@
 package org.chainfilter.ethbloom.scan;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -55,8 +56,17 @@ public final class FileCheckpointStore implements CheckpointStore {
                 throw new ScanException("checkpoint " + file + " is " + size + " bytes; a checkpoint is at most "
                         + MAX_FILE_BYTES);
             }
+            // The size is 0 for a device or a pipe (/dev/zero, /dev/stdin), which may never end: the read is bounded.
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            }
+            if (bytes.length > MAX_FILE_BYTES) {
+                throw new ScanException("checkpoint " + file + " holds more than " + MAX_FILE_BYTES
+                        + " bytes; a checkpoint is at most " + MAX_FILE_BYTES);
+            }
             Map<String, String> fields = new HashMap<>();
-            for (String line : new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).split("\n")) {
+            for (String line : new String(bytes, StandardCharsets.US_ASCII).split("\n")) {
                 int eq = line.indexOf('=');
                 if (!line.isBlank() && eq > 0) {
                     fields.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,15 @@ class FileCheckpointStoreTest {
                 + FINGERPRINT + "\n");
         assertEquals("checkpoint " + file + " is malformed: checkpoint lastBlockHash is '0x12'; expected 0x and 64"
                 + " lower-case hex digits", assertThrows(ScanException.class, store::load).getMessage());
+    }
+
+    @Test
+    void aDeviceThatNeverEndsIsReadOnlyUpToTheLimit() {
+        Path zeros = Path.of("/dev/zero");
+        assumeTrue(Files.isReadable(zeros), "needs /dev/zero");
+        // Its size is 0, so the size check passes; reading it whole would never end.
+        assertEquals("checkpoint /dev/zero holds more than 4096 bytes; a checkpoint is at most 4096",
+                assertThrows(ScanException.class, new FileCheckpointStore(zeros)::load).getMessage());
     }
 
     @Test
