@@ -47,6 +47,21 @@ class ProviderErrorsTest {
     }
 
     @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // geth rpc/handler.go: a batch above --rpc.batch-request-limit, the calls past --rpc.batch-response-max-size
+        "-32600|batch too large|true",
+        "-32003|response too large|true",
+        "-32600|batch size too large: at most 10 calls|true",
+        // a call's own answer, not the batch's
+        "-32000|response too large|false",
+        "-32602|Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range|false",
+        "-32005|query returned more than 10000 results|false",
+    })
+    void tellsABatchRefusedInsideItsAnswerFromACallRefused(int code, String message, boolean refusesBatch) {
+        assertEquals(refusesBatch, ProviderErrors.refusesBatch(code, message));
+    }
+
+    @ParameterizedTest
     @CsvSource({"413,TOO_LARGE", "408,TRANSIENT", "429,TRANSIENT", "500,TRANSIENT", "502,TRANSIENT", "503,TRANSIENT",
         "504,TRANSIENT", "400,FATAL", "401,FATAL", "403,FATAL", "404,FATAL"})
     void classifiesHttpStatuses(int status, Kind kind) {
