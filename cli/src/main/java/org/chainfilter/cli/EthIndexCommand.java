@@ -82,17 +82,8 @@ final class EthIndexCommand implements Runnable {
                         + DEFAULT_CONFIRMATIONS + ", as eth scan).")
         private Integer confirmations;
 
-        @Option(names = "--rpc-timeout", paramLabel = "SECONDS",
-                defaultValue = "" + RpcTransport.DEFAULT_TIMEOUT_SECONDS,
-                description = "With --rpc: the most one JSON-RPC call may take, connecting to last byte (1..3600,"
-                        + " default ${DEFAULT-VALUE}).")
-        private int rpcTimeoutSeconds;
-
-        @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
-                defaultValue = "" + RpcTransport.DEFAULT_MAX_RESPONSE_BYTES,
-                description = "With --rpc: the largest JSON-RPC answer read, counted as it arrives (1..1073741824, default"
-                        + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off.")
-        private long rpcMaxResponseBytes;
+        @Mixin
+        private RpcTransport.Options rpcOptions;
 
         @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
                 description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
@@ -168,7 +159,7 @@ final class EthIndexCommand implements Runnable {
          * after it.
          */
         private long appendFromNode(SectionIndexWriter writer) throws IOException {
-            Web3j web3j = Web3j.build(RpcTransport.http(rpcUrl, rpcTimeoutSeconds, rpcMaxResponseBytes));
+            Web3j web3j = Web3j.build(rpcOptions.http(rpcUrl));
             try {
                 long head = web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
                 int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;

@@ -104,16 +104,8 @@ final class EthScanCommand implements Callable<Integer> {
             description = "Attempts per call before giving up, with exponential backoff (default ${DEFAULT-VALUE}).")
     private int attempts;
 
-    @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + RpcTransport.DEFAULT_TIMEOUT_SECONDS,
-            description = "The most one JSON-RPC call may take, connecting to last byte (1..3600, default"
-                    + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one.")
-    private int rpcTimeoutSeconds;
-
-    @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
-            defaultValue = "" + RpcTransport.DEFAULT_MAX_RESPONSE_BYTES,
-            description = "The largest JSON-RPC answer read, counted as it arrives (1..1073741824, default"
-                    + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off, and its eth_getLogs range split.")
-    private long rpcMaxResponseBytes;
+    @Mixin
+    private RpcTransport.Options rpcOptions;
 
     @Option(names = "--index", paramLabel = "DIR",
             description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
@@ -130,7 +122,7 @@ final class EthScanCommand implements Callable<Integer> {
         LogFilter filter = filterOptions.filter();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        BlockScanner.Builder builder = BlockScanner.builder(RpcTransport.http(rpcUrl, rpcTimeoutSeconds, rpcMaxResponseBytes))
+        BlockScanner.Builder builder = BlockScanner.builder(rpcOptions.http(rpcUrl))
                 .headerBatchSize(batch)
                 .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
                 .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8)))

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.web3j.protocol.http.HttpService;
+import picocli.CommandLine.Option;
 
 /**
  * The HTTP transport of the eth commands that talk to a JSON-RPC node: ethbloom's {@link BoundedHttp}, with the
@@ -22,6 +23,29 @@ final class RpcTransport {
     static final long DEFAULT_MAX_RESPONSE_BYTES = BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES;
 
     private RpcTransport() {
+    }
+
+    /**
+     * {@code --rpc-timeout} and {@code --rpc-max-response-bytes}, for the commands that call a node. Use with
+     * {@code @Mixin}.
+     */
+    static final class Options {
+        @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + DEFAULT_TIMEOUT_SECONDS,
+                description = "The most one JSON-RPC call may take, connecting to last byte (1..3600, default"
+                        + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one.")
+        private int timeoutSeconds;
+
+        @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
+                defaultValue = "" + DEFAULT_MAX_RESPONSE_BYTES,
+                description = "The largest JSON-RPC answer read, counted as it arrives (1..1073741824, default"
+                        + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off (eth scan then splits its eth_getLogs"
+                        + " range).")
+        private long maxResponseBytes;
+
+        /** The service for {@code url} under these options; see {@link RpcTransport#http}. */
+        HttpService http(String url) {
+            return RpcTransport.http(url, timeoutSeconds, maxResponseBytes);
+        }
     }
 
     /**
