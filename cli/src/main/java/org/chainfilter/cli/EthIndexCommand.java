@@ -4,10 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.chainfilter.common.Hex;
@@ -15,12 +17,12 @@ import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.index.SectionIndexWriter;
+import org.chainfilter.ethbloom.scan.HeaderReader;
+import org.chainfilter.ethbloom.scan.ScanException;
+import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.web3j.Web3jLogs;
-import org.web3j.protocol.Web3j;
-import org.web3j.protocol.core.BatchRequest;
-import org.web3j.protocol.core.DefaultBlockParameter;
-import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.http.HttpService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -159,13 +161,26 @@ final class EthIndexCommand implements Runnable {
          * after it.
          */
         private long appendFromNode(SectionIndexWriter writer) throws IOException {
-            Web3j web3j = Web3j.build(rpcOptions.http(rpcUrl));
+            PrintWriter err = spec.commandLine().getErr();
+            HttpService service = rpcOptions.http(rpcUrl);
+            HeaderReader headers = new HeaderReader(service, rpcOptions.retryPolicy(), batchSize, new ScanListener() {
+                @Override
+                public void onRetry(String call, int failure, Duration delay, String problem) {
+                    err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(),
+                            failure, problem);
+                    err.flush();
+                }
+            });
             try {
-                long head = web3j.ethBlockNumber().send().getBlockNumber().longValueExact();
+                long head;
+                try {
+                    head = headers.blockNumber();
+                } catch (ScanException e) {
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
                 int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;
                 long confirmed = head - depth;
                 long last = toBlock != null ? Math.min(toBlock, confirmed) : confirmed;
-                PrintWriter err = spec.commandLine().getErr();
                 if (toBlock != null && toBlock > confirmed) {
                     err.println("indexing up to block " + confirmed + ", not " + toBlock + ": the head is " + head
                             + " and later blocks have fewer than " + depth + " confirmations");
@@ -174,43 +189,25 @@ final class EthIndexCommand implements Runnable {
                 while (writer.nextBlock() <= last) {
                     long first = writer.nextBlock();
                     int count = (int) Math.min(batchSize, last - first + 1);
-                    BatchRequest batch = web3j.newBatch();
-                    for (int i = 0; i < count; i++) {
-                        batch.add(web3j.ethGetBlockByNumber(
-                                DefaultBlockParameter.valueOf(BigInteger.valueOf(first + i)), false));
-                    }
-                    EthBlock.Block[] blocks = new EthBlock.Block[count];
-                    for (Response<?> response : batch.send().getResponses()) {
-                        if (response.hasError()) {
-                            throw new IllegalStateException("the node refused eth_getBlockByNumber: "
-                                    + response.getError().getCode() + " " + response.getError().getMessage());
-                        }
-                        EthBlock.Block block = ((EthBlock) response).getBlock();
-                        if (block == null) {
-                            throw new IllegalStateException("the node has no block in " + first + ".."
-                                    + (first + count - 1) + " although it reported head " + head);
-                        }
-                        long number = block.getNumber().longValueExact();
-                        if (number < first || number >= first + count || blocks[(int) (number - first)] != null) {
-                            throw new IllegalStateException("the node answered with block " + number
-                                    + " to a request for " + first + ".." + (first + count - 1));
-                        }
-                        blocks[(int) (number - first)] = block;
+                    List<EthBlock.Block> blocks;
+                    try {
+                        blocks = headers.blocks(first, first + count - 1);
+                    } catch (ScanException e) {
+                        throw new IllegalStateException(e.getMessage() + "; indexed up to block "
+                                + (first - 1) + " (complete sections are kept: rerun to resume)", e);
                     }
                     for (int i = 0; i < count; i++) {
-                        if (blocks[i] == null) {
-                            throw new IllegalStateException("the node did not answer for block " + (first + i));
-                        }
-                        writer.append(first + i, parseHash(blocks[i].getHash(), "block " + (first + i) + " hash"),
-                                parseHash(blocks[i].getParentHash(), "block " + (first + i) + " parent hash"),
-                                Web3jLogs.headerBloom(blocks[i]));
+                        EthBlock.Block block = blocks.get(i);
+                        writer.append(first + i, parseHash(block.getHash(), "block " + (first + i) + " hash"),
+                                parseHash(block.getParentHash(), "block " + (first + i) + " parent hash"),
+                                Web3jLogs.headerBloom(block));
                     }
                     appended += count;
                     err.println("indexed " + first + ".." + (first + count - 1));
                 }
                 return appended;
             } finally {
-                web3j.shutdown();
+                service.close();
             }
         }
 

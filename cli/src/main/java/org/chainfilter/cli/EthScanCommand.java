@@ -17,7 +17,6 @@ import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
-import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.scan.ScanSummary;
@@ -100,10 +99,6 @@ final class EthScanCommand implements Callable<Integer> {
             description = "The widest eth_getLogs range sent (default ${DEFAULT-VALUE}); narrowed when refused.")
     private long maxLogRange;
 
-    @Option(names = "--retries", paramLabel = "N", defaultValue = "6",
-            description = "Attempts per call before giving up, with exponential backoff (default ${DEFAULT-VALUE}).")
-    private int attempts;
-
     @Mixin
     private RpcTransport.Options rpcOptions;
 
@@ -125,7 +120,7 @@ final class EthScanCommand implements Callable<Integer> {
         BlockScanner.Builder builder = BlockScanner.builder(rpcOptions.http(rpcUrl))
                 .headerBatchSize(batch)
                 .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
-                .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8)))
+                .retryPolicy(rpcOptions.retryPolicy())
                 .listener(progress(err));
         if (checkpointFile != null) {
             builder.checkpoints(new FileCheckpointStore(checkpointFile));

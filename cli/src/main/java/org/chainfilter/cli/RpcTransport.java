@@ -3,6 +3,7 @@ package org.chainfilter.cli;
 import java.time.Duration;
 
 import org.chainfilter.ethbloom.scan.BoundedHttp;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.web3j.protocol.http.HttpService;
 import picocli.CommandLine.Option;
 
@@ -26,8 +27,8 @@ final class RpcTransport {
     }
 
     /**
-     * {@code --rpc-timeout} and {@code --rpc-max-response-bytes}, for the commands that call a node. Use with
-     * {@code @Mixin}.
+     * {@code --rpc-timeout}, {@code --rpc-max-response-bytes} and {@code --retries}, for the commands that call a node.
+     * Use with {@code @Mixin}.
      */
     static final class Options {
         @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + DEFAULT_TIMEOUT_SECONDS,
@@ -41,6 +42,16 @@ final class RpcTransport {
                         + " ${DEFAULT-VALUE}, 64 MiB); a larger one is cut off (eth scan then splits its eth_getLogs"
                         + " range).")
         private long maxResponseBytes;
+
+        @Option(names = "--retries", paramLabel = "N", defaultValue = "6",
+                description = "Attempts per call before giving up, with exponential backoff (default"
+                        + " ${DEFAULT-VALUE}).")
+        private int attempts;
+
+        /** {@code --retries} attempts per call, backing off from 250 ms, doubling, to at most 8 s. */
+        RetryPolicy retryPolicy() {
+            return RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8));
+        }
 
         /** The service for {@code url} under these options; see {@link RpcTransport#http}. */
         HttpService http(String url) {

@@ -4,6 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and contain every block of anvil's own {@code eth_getLogs} answer.
  */
 class EthIndexRpcCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static TestChain chain;
 
     @BeforeAll
@@ -34,6 +45,51 @@ class EthIndexRpcCommandTest {
     @AfterAll
     static void stopNode() {
         chain.close();
+    }
+
+    /**
+     * A node that refuses batches of more than 10 calls as geth does above {@code --rpc.batch-request-limit} (an array
+     * of one -32600 error under the first call's id): the build sends smaller batches and indexes every block, as the
+     * scanner does; it used to stop with "the node refused eth_getBlockByNumber".
+     */
+    @Test
+    void aNodeThatRefusesLargeBatchesIsReadInSmallerOnes(@TempDir Path dir) throws IOException {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpServer proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            JsonNode request = JSON.readTree(body);
+            byte[] answer;
+            if (request.isArray() && request.size() > 10) {
+                answer = ("[{\"jsonrpc\":\"2.0\",\"id\":" + request.get(0).get("id") + ",\"error\":{\"code\":-32600,"
+                        + "\"message\":\"batch too large\"}}]").getBytes(StandardCharsets.UTF_8);
+            } else {
+                try {
+                    answer = client.send(HttpRequest.newBuilder(URI.create(chain.node().url()))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray()).body();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                }
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        proxy.start();
+        try {
+            long head = chain.head();
+            CliRun run = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc",
+                    "http://127.0.0.1:" + proxy.getAddress().getPort(), "--batch", "37");
+            assertEquals(0, run.status, run::toString);
+            assertEquals("appended " + (head - 11) + " blocks; SectionIndex[blocks 0.." + (head - 12)
+                    + ", 1 sections]" + System.lineSeparator(), run.out);
+        } finally {
+            proxy.stop(0);
+        }
     }
 
     @Test
