@@ -17,6 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A node that answers a byte at a time, each byte well within any read timeout, and never finishes: the eth commands
@@ -79,10 +82,20 @@ class RpcTransportTest {
         return "http://127.0.0.1:" + dripping.getAddress().getPort();
     }
 
-    @Test
-    void ethScanGivesUpOnANodeThatNeverFinishesItsAnswer() {
-        CliRun run = CliRun.of("eth", "scan", "--rpc", url(), "--from", "0", "--to", "10", "--retries", "2",
-                "--rpc-timeout", "1");
+    /** {@code eth scan} or {@code eth index build} against {@code node}, with {@code options} appended. */
+    private static String[] nodeCommand(String command, Path dir, String node, String... options) {
+        String[] head = command.equals("scan")
+                ? new String[] {"eth", "scan", "--rpc", node, "--from", "0", "--to", "10"}
+                : new String[] {"eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc", node};
+        String[] all = Arrays.copyOf(head, head.length + options.length);
+        System.arraycopy(options, 0, all, head.length, options.length);
+        return all;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"scan", "index"})
+    void givesUpOnANodeThatNeverFinishesItsAnswer(String command, @TempDir Path dir) {
+        CliRun run = CliRun.of(nodeCommand(command, dir, url(), "--retries", "2", "--rpc-timeout", "1"));
         assertEquals(1, run.status, run::toString);
         String n = System.lineSeparator();
         assertEquals("retrying eth_blockNumber in 250 ms (failure 1: InterruptedIOException: timeout)" + n
@@ -90,24 +103,14 @@ class RpcTransportTest {
                 + " InterruptedIOException: timeout" + n, run.err);
     }
 
-    @Test
-    void ethIndexBuildGivesUpOnANodeThatNeverFinishesItsAnswer(@TempDir Path dir) {
-        CliRun run = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc", url(),
-                "--rpc-timeout", "1", "--retries", "2");
-        assertEquals(1, run.status, run::toString);
-        String n = System.lineSeparator();
-        assertEquals("retrying eth_blockNumber in 250 ms (failure 1: InterruptedIOException: timeout)" + n
-                + "chainfilter: eth_blockNumber failed 2 times in a row (retry limit 2); last error:"
-                + " InterruptedIOException: timeout" + n, run.err);
-    }
-
-    @Test
-    void ethScanStopsReadingAnEndlessAnswerAtTheLimitWithoutRetrying() {
-        CliRun run = CliRun.of("eth", "scan", "--rpc", url() + "/endless", "--from", "0", "--to", "10",
-                "--rpc-max-response-bytes", "65536");
+    @ParameterizedTest
+    @CsvSource({"scan,65536", "index,4096"})
+    void stopsReadingAnEndlessAnswerAtTheLimitWithoutRetrying(String command, String limit, @TempDir Path dir) {
+        CliRun run = CliRun.of(nodeCommand(command, dir, url() + "/endless", "--rpc-max-response-bytes", limit));
         assertEquals(1, run.status, run::toString);
         assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
-                + url() + "/endless exceeds the response size limit of 65536 bytes" + System.lineSeparator(), run.err);
+                + url() + "/endless exceeds the response size limit of " + limit + " bytes" + System.lineSeparator(),
+                run.err);
     }
 
     @Test
@@ -117,15 +120,6 @@ class RpcTransportTest {
         assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
                 + url() + "/endless exceeds the response size limit of 67108864 bytes" + System.lineSeparator(),
                 run.err);
-    }
-
-    @Test
-    void ethIndexBuildStopsReadingAnEndlessAnswerAtTheLimit(@TempDir Path dir) {
-        CliRun run = CliRun.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--rpc",
-                url() + "/endless", "--rpc-max-response-bytes", "4096");
-        assertEquals(1, run.status, run::toString);
-        assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
-                + url() + "/endless exceeds the response size limit of 4096 bytes" + System.lineSeparator(), run.err);
     }
 
     @Test
