@@ -47,12 +47,13 @@ class BundledConformanceTest {
         EXPECTED_FILES.put("eth-bloom.parity-common.json", 1);
         EXPECTED_FILES.put("eth-bloom.portal-spec-tests.json", 64);
         EXPECTED_FILES.put("eth-bloom.viem.json", 1);
+        EXPECTED_FILES.put("eth-bloom.web.json", 1);
         EXPECTED_FILES.put("eth-bloom-contains.besu.json", 1);
         EXPECTED_FILES.put("eth-bloom-contains.geth.json", 2);
         EXPECTED_FILES.put("eth-bloom-contains.parity-common.json", 2);
         EXPECTED_FILES.put("eth-bloom-contains.shovel.json", 1);
         EXPECTED_FILES.put("eth-bloom-contains.viem.json", 1);
-        EXPECTED_FILES.put("eth-bloom-contains.web.json", 4);
+        EXPECTED_FILES.put("eth-bloom-contains.web.json", 6);
         EXPECTED_FILES.put("eth-bloom-contains.web3j.json", 2);
         EXPECTED_FILES.put("eth-log-filter.execution-apis.json", 18);
         EXPECTED_FILES.put("eth-log-filter.mainnet.json", 41);

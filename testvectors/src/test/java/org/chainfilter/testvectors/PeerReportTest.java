@@ -23,7 +23,7 @@ class PeerReportTest {
         ConformanceRunner runner = Web3jSuites.runner();
         ConformanceReport report = runner.run(bundledOf(runner));
         assertEquals(0, report.failed(), failures(report));
-        assertEquals(93, report.passed(), report.summaryLine());
+        assertEquals(96, report.passed(), report.summaryLine());
     }
 
     /**
