@@ -1,0 +1,223 @@
+package org.chainfilter.examples;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import org.chainfilter.bip158.BasicFilter;
+import org.chainfilter.bip158.CFilter;
+import org.chainfilter.bip158.FilterHeaders;
+import org.chainfilter.bip158.GcsFilter;
+import org.chainfilter.bip158.GcsQuery;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.btcwire.TxOutput;
+import org.chainfilter.common.Hex;
+import org.chainfilter.testvectors.Suites;
+import org.chainfilter.testvectors.Vector;
+
+/**
+ * A BIP157/BIP158 light wallet's flow, run on the ten Bitcoin testnet3 blocks of the BIP158 test vectors (bundled by
+ * the {@code testvectors} module, with their published filter headers):
+ * <ol>
+ *   <li>The wallet trusts one chain of filter headers. A real wallet gets it from several peers' {@code cfheaders}
+ *       and {@code cfcheckpt} messages and keeps the chain they agree on ({@code FilterHeaders.firstDisagreement}
+ *       finds where two disagree); here it is the vectors' published headers.</li>
+ *   <li>For each block it asks a peer for the {@code cfilter} and accepts it only if
+ *       {@code dSHA256(dSHA256(filter) || previous header)} is the trusted header. The first peer asked withholds:
+ *       it serves filters built without the wallet's scripts, the way a peer hiding payments would. Its filters of the
+ *       blocks that pay the wallet fail the check; the wallet stops asking it and asks the honest peer.</li>
+ *   <li>It matches its scripts against each accepted filter ({@link GcsQuery}: sorted once, no allocation per
+ *       block) and downloads only the blocks that match.</li>
+ *   <li>For each downloaded block it checks the hash against the filter's block hash and the merkle root against the
+ *       transactions, checks that the filter holds every output script of the block (the part of a filter a light
+ *       client can verify without the scripts the inputs spend), and collects the outputs that pay it.</li>
+ * </ol>
+ * Run: {@code mvn -q -pl examples exec:java -Dexec.mainClass=org.chainfilter.examples.CompactFilterWalletExample}
+ * (after {@code mvn -q -pl examples -am install -DskipTests}).
+ */
+public final class CompactFilterWalletExample {
+    /** P2PKH script paid twice in testnet3 block 926485 (the vectors' "Duplicate pushdata 913bcc2b..." row). */
+    static final String P2PKH_SCRIPT = "76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac";
+    /** P2WPKH script paid in testnet3 block 1263442 (the vectors' "Includes witness data" row). */
+    static final String P2WPKH_SCRIPT = "001446c29eabe8208a33aa1023c741fa79aa92e881ff";
+    /** A P2WPKH script no bundled block pays: the wallet's fresh receiving address. */
+    static final String UNUSED_SCRIPT = "0014000102030405060708090a0b0c0d0e0f10111213";
+
+    private CompactFilterWalletExample() {
+    }
+
+    /** What the wallet did: which blocks it downloaded, which served filters it refused, what it was paid. */
+    record Result(List<Integer> downloadedHeights, List<Integer> refusedHeights, List<String> payments,
+                  long paidSatoshis, long filterBytes, long downloadedBlockBytes, long allBlockBytes) {
+    }
+
+    /** One block of the chain as the peers see it: the full node's view (block and the scripts its inputs spend). */
+    private record ChainBlock(int height, Block block, byte[] raw, List<byte[]> spentScripts, Hash256 previousHeader,
+                              Hash256 header) {
+    }
+
+    public static void main(String[] args) {
+        run(new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    }
+
+    static Result run(PrintStream out) {
+        List<byte[]> walletScripts = List.of(Hex.decode(P2PKH_SCRIPT), Hex.decode(P2WPKH_SCRIPT),
+                Hex.decode(UNUSED_SCRIPT));
+        GcsQuery query = GcsQuery.of(walletScripts);
+        List<ChainBlock> chain = chain();
+
+        List<Integer> downloaded = new ArrayList<>();
+        List<Integer> refused = new ArrayList<>();
+        List<String> payments = new ArrayList<>();
+        long paid = 0;
+        long filterBytes = 0;
+        long downloadedBytes = 0;
+        long allBytes = 0;
+        boolean withholdingPeerBanned = false;
+
+        out.println("Wallet scripts: " + P2PKH_SCRIPT + " (P2PKH), " + P2WPKH_SCRIPT + " (P2WPKH), " + UNUSED_SCRIPT
+                + " (unused)");
+        out.printf(Locale.ROOT, "%-8s %-10s %-32s %-7s %s%n", "height", "filter", "served by", "match", "action");
+        for (ChainBlock entry : chain) {
+            allBytes += entry.raw.length;
+            CFilter served = null;
+            String servedBy;
+            if (!withholdingPeerBanned) {
+                CFilter offered = CFilter.parse(withholdingPeer(entry, walletScripts));
+                if (headerOf(offered, entry.previousHeader).equals(entry.header)) {
+                    served = offered;
+                    servedBy = "peer A";
+                } else {
+                    refused.add(entry.height);
+                    withholdingPeerBanned = true;
+                    servedBy = "peer B (peer A's failed header)";
+                }
+            } else {
+                servedBy = "peer B";
+            }
+            if (served == null) {
+                served = CFilter.parse(honestPeer(entry));
+                if (!headerOf(served, entry.previousHeader).equals(entry.header)) {
+                    throw new IllegalStateException("no peer serves a filter matching the header of block "
+                            + entry.height);
+                }
+            }
+            BasicFilter filter = served.basicFilter();
+            filterBytes += served.filterBytes().length;
+            boolean match = filter.matchAny(query);
+            String action = "skipped, block not downloaded";
+            if (match) {
+                Block block = download(entry, served.blockHash());
+                downloaded.add(entry.height);
+                downloadedBytes += entry.raw.length;
+                List<byte[]> missing = outputScriptsMissingFrom(filter, block);
+                if (!missing.isEmpty()) {
+                    throw new IllegalStateException("the filter of block " + entry.height + " lacks output script "
+                            + Hex.encode(missing.get(0)) + " though its header checked");
+                }
+                int found = 0;
+                for (Transaction tx : block.transactions()) {
+                    List<TxOutput> outputs = tx.outputs();
+                    for (int i = 0; i < outputs.size(); i++) {
+                        byte[] script = outputs.get(i).scriptPubKey();
+                        if (contains(walletScripts, script)) {
+                            payments.add(tx.txid() + ":" + i + " " + outputs.get(i).valueSatoshis() + " sat to "
+                                    + Hex.encode(script));
+                            paid += outputs.get(i).valueSatoshis();
+                            found++;
+                        }
+                    }
+                }
+                action = "downloaded " + entry.raw.length + " bytes, " + found + " payment(s) to the wallet";
+            }
+            out.printf(Locale.ROOT, "%-8d %-10s %-32s %-7s %s%n", entry.height,
+                    served.filterBytes().length + " B", servedBy, match ? "yes" : "no", action);
+        }
+        for (String payment : payments) {
+            out.println("  paid: " + payment);
+        }
+        out.printf(Locale.ROOT, "Downloaded %d of %d blocks (%d of %d bytes) after %d bytes of filters; refused peer"
+                        + " A's filter of block(s) %s; received %d sat.%n", downloaded.size(), chain.size(),
+                downloadedBytes, allBytes, filterBytes, refused, paid);
+        return new Result(List.copyOf(downloaded), List.copyOf(refused), List.copyOf(payments), paid, filterBytes,
+                downloadedBytes, allBytes);
+    }
+
+    /** The header a served filter yields on {@code previousHeader}: dSHA256(dSHA256(filter bytes) || previous). */
+    static Hash256 headerOf(CFilter filter, Hash256 previousHeader) {
+        return FilterHeaders.header(filter.filterHash(), previousHeader);
+    }
+
+    /**
+     * The block's output scripts that the filter should hold and does not (BIP158: every non-empty output script that
+     * does not start with OP_RETURN). A light client can check this part of a filter; the scripts the inputs spend it
+     * cannot, since it does not have them.
+     */
+    static List<byte[]> outputScriptsMissingFrom(BasicFilter filter, Block block) {
+        List<byte[]> missing = new ArrayList<>();
+        for (Transaction tx : block.transactions()) {
+            for (TxOutput output : tx.outputs()) {
+                byte[] script = output.scriptPubKey();
+                if (script.length > 0 && (script[0] & 0xff) != 0x6a && !filter.match(script)) {
+                    missing.add(script);
+                }
+            }
+        }
+        return missing;
+    }
+
+    /** The full node's {@code cfilter} payload for the block. */
+    private static byte[] honestPeer(ChainBlock entry) {
+        return CFilter.of(BasicFilter.build(entry.block, entry.spentScripts)).serialize();
+    }
+
+    /** A peer that hides the wallet's payments: its filters leave out the wallet's scripts. */
+    private static byte[] withholdingPeer(ChainBlock entry, Collection<byte[]> walletScripts) {
+        List<byte[]> elements = new ArrayList<>();
+        for (byte[] element : BasicFilter.elements(entry.block, entry.spentScripts)) {
+            if (!contains(walletScripts, element)) {
+                elements.add(element);
+            }
+        }
+        GcsFilter gcs = GcsFilter.build(BasicFilter.params(entry.block.hash()), elements);
+        return new CFilter(entry.block.hash(), gcs.encoded()).serialize();
+    }
+
+    /** The block as a peer sends it, checked against the hash the filter is for and against its merkle root. */
+    private static Block download(ChainBlock entry, Hash256 expectedHash) {
+        Block block = Block.parse(entry.raw);
+        if (!block.hash().equals(expectedHash)) {
+            throw new IllegalStateException("block " + entry.height + " has hash " + block.hash() + ", not "
+                    + expectedHash);
+        }
+        if (!block.merkleRootMatches()) {
+            throw new IllegalStateException("block " + entry.height + " does not match its merkle root");
+        }
+        return block;
+    }
+
+    private static boolean contains(Collection<byte[]> scripts, byte[] script) {
+        for (byte[] candidate : scripts) {
+            if (java.util.Arrays.equals(candidate, script)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bundled BIP158 rows (Bitcoin Core's blockfilters.json, carried into the testvectors module). */
+    private static List<ChainBlock> chain() {
+        List<ChainBlock> chain = new ArrayList<>();
+        for (Vector row : Suites.bundled("bip158-basic.core.json").vectors()) {
+            byte[] raw = row.hex("block");
+            chain.add(new ChainBlock(row.count("height"), Block.parse(raw), raw, row.hexList("prevoutScripts"),
+                    Hash256.fromDisplayHex(Hex.encode(row.hex("prevHeader", Hash256.LENGTH))),
+                    Hash256.fromDisplayHex(Hex.encode(row.hex("header", Hash256.LENGTH)))));
+        }
+        return chain;
+    }
+}

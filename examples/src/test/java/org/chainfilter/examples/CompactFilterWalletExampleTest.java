@@ -1,0 +1,92 @@
+package org.chainfilter.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.chainfilter.bip158.BasicFilter;
+import org.chainfilter.bip158.GcsFilter;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.btcwire.TxOutput;
+import org.chainfilter.common.Hex;
+import org.chainfilter.testvectors.Suites;
+import org.chainfilter.testvectors.Vector;
+import org.junit.jupiter.api.Test;
+
+class CompactFilterWalletExampleTest {
+
+    /**
+     * The wallet downloads exactly the two blocks that pay it, refuses the withholding peer's filter of the first one,
+     * and finds every payment that a scan of all ten blocks finds (so filtering lost none).
+     */
+    @Test
+    void walletDownloadsOnlyItsBlocksAndMissesNoPayment() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CompactFilterWalletExample.Result result =
+                CompactFilterWalletExample.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(List.of(926485, 1263442), result.downloadedHeights());
+        assertEquals(List.of(926485), result.refusedHeights(), "the withholding peer is caught at the first block"
+                + " that pays the wallet, then no longer asked");
+        List<String> everyPayment = paymentsInEveryBlock();
+        assertEquals(3, everyPayment.size());
+        assertEquals(everyPayment, result.payments());
+        assertEquals(16_549_999L + 192_889_999L + 16_742_215L, result.paidSatoshis());
+        assertTrue(result.downloadedBlockBytes() < result.allBlockBytes());
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("refused peer A's filter of block(s) [926485]"), printed);
+    }
+
+    /** A filter that leaves out one of the block's output scripts is caught by the light client's own check. */
+    @Test
+    void aFilterWithoutAnOutputScriptIsCaught() {
+        Vector row = row(926485);
+        Block block = Block.parse(row.hex("block"));
+        List<byte[]> spent = row.hexList("prevoutScripts");
+        assertTrue(CompactFilterWalletExample.outputScriptsMissingFrom(BasicFilter.build(block, spent), block)
+                .isEmpty());
+
+        byte[] dropped = Hex.decode("76a9143ebc40e411ed3c76f86711507ab952300890397288ac");
+        List<byte[]> elements = new ArrayList<>();
+        for (byte[] element : BasicFilter.elements(block, spent)) {
+            if (!java.util.Arrays.equals(element, dropped)) {
+                elements.add(element);
+            }
+        }
+        BasicFilter doctored = BasicFilter.parse(block.hash(),
+                GcsFilter.build(BasicFilter.params(block.hash()), elements).encoded());
+        List<byte[]> missing = CompactFilterWalletExample.outputScriptsMissingFrom(doctored, block);
+        assertEquals(1, missing.size());
+        assertEquals(Hex.encode(dropped), Hex.encode(missing.get(0)));
+    }
+
+    /** Every output paying a wallet script in all bundled blocks, found without any filter. */
+    private static List<String> paymentsInEveryBlock() {
+        List<byte[]> wallet = List.of(Hex.decode(CompactFilterWalletExample.P2PKH_SCRIPT),
+                Hex.decode(CompactFilterWalletExample.P2WPKH_SCRIPT),
+                Hex.decode(CompactFilterWalletExample.UNUSED_SCRIPT));
+        List<String> payments = new ArrayList<>();
+        for (Vector row : Suites.bundled("bip158-basic.core.json").vectors()) {
+            for (Transaction tx : Block.parse(row.hex("block")).transactions()) {
+                List<TxOutput> outputs = tx.outputs();
+                for (int i = 0; i < outputs.size(); i++) {
+                    byte[] script = outputs.get(i).scriptPubKey();
+                    if (wallet.stream().anyMatch(s -> java.util.Arrays.equals(s, script))) {
+                        payments.add(tx.txid() + ":" + i + " " + outputs.get(i).valueSatoshis() + " sat to "
+                                + Hex.encode(script));
+                    }
+                }
+            }
+        }
+        return payments;
+    }
+
+    private static Vector row(int height) {
+        return Suites.bundled("bip158-basic.core.json").vectors().stream()
+                .filter(v -> v.count("height") == height).findFirst().orElseThrow();
+    }
+}
