@@ -9,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.chainfilter.ethbloom.LogFilter;
@@ -208,11 +210,26 @@ final class EthScanCommand implements Callable<Integer> {
                 err.flush();
             }
 
+            /** Per section, the cause last said (see {@link #cause}); a follow checks the sections on every pass. */
+            private final Map<Long, String> saidFor = new HashMap<>();
+
             @Override
             public void onIndexSectionNotUsed(long section, String reason) {
-                // Always printed: the index should be rebuilt, and the scan reads more headers than expected.
-                err.printf(Locale.ROOT, "section %d of the index is not used: %s%n", section, reason);
-                err.flush();
+                // Printed even with --quiet (the index should be rebuilt, and the scan reads more headers than
+                // expected), but once per section and cause: each pass of --follow is a new scan that checks the
+                // section again, and would otherwise repeat the line every poll interval.
+                if (!cause(reason).equals(saidFor.put(section, cause(reason)))) {
+                    err.printf(Locale.ROOT, "section %d of the index is not used: %s%n", section, reason);
+                    err.flush();
+                }
+            }
+
+            /**
+             * What makes a reason new: a section beyond the head is beyond it whatever the head (which grows every
+             * pass); a section of another chain is new when the node's hash of its last block is.
+             */
+            private String cause(String reason) {
+                return reason.contains(BlockScanner.BEYOND_HEAD) ? BlockScanner.BEYOND_HEAD : reason;
             }
 
             @Override

@@ -3,7 +3,13 @@ package org.chainfilter.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.chainfilter.ethbloom.scan.node.AnvilNode;
 import org.chainfilter.ethbloom.scan.node.Reorg;
 import org.junit.jupiter.api.Test;
@@ -19,18 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class EthIndexReorgCommandTest {
     private static final String TOPIC = Reorg.TOPIC;
+    private static final Pattern PROGRESS = Pattern.compile("scanned \\d+\\.\\.(\\d+): ");
 
     @Test
     void aScanWithAnIndexOfAnAbandonedForkFindsTheNewForksLogAndSaysWhy(@TempDir Path dir) throws Exception {
         try (AnvilNode node = AnvilNode.start()) {
-            String snapshot = Reorg.mineForkToAbandon(node);
             String index = dir.resolve("index").toString();
-            CliRun build = CliRun.of("eth", "index", "build", "--index", index, "--rpc", node.url(), "--to", "30",
-                    "--confirmations", "0");
-            assertEquals(0, build.status, build::toString);
-            String indexedHash30 = Reorg.hash(node, 30);
-
-            Reorg.revertWithLogInBlock21(node, snapshot);
+            String indexedHash30 = indexTheForkToAbandonThenRevert(node, index);
             node.rpc("anvil_mine", "0x13");
             assertEquals(40, Reorg.head(node));
 
@@ -53,5 +54,68 @@ class EthIndexReorgCommandTest {
                     + " but block 30 was indexed with hash " + indexedHash30 + ": the chain was reorganised"),
                     append.err);
         }
+    }
+
+    /**
+     * {@code --follow} scans one batch per pass, and each pass checks the index's sections again: the section whose
+     * last block is beyond the head (head 21, then growing one block at a time to 29, the reason naming each head),
+     * then reorganised away (head 30 on), is said once per cause, not once per pass.
+     */
+    @Test
+    void aFollowSaysThatASectionIsNotUsedOncePerCauseNotOncePerPass(@TempDir Path dir) throws Exception {
+        try (AnvilNode node = AnvilNode.start()) {
+            String index = dir.resolve("index").toString();
+            indexTheForkToAbandonThenRevert(node, index);
+
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CompletableFuture<Integer> follow = CompletableFuture.supplyAsync(() -> ChainfilterCommand.execute(
+                    new PrintWriter(out), new PrintWriter(err), "eth", "scan", "--rpc", node.url(), "--from", "0",
+                    "--follow", "--until-block", "34", "--confirmations", "0", "--batch", "2", "--poll-interval",
+                    "10ms", "--topic", TOPIC, "--index", index));
+            awaitScanned(err, 21);
+            for (long head = 22; head <= 34; head++) {
+                node.rpc("evm_mine");
+                awaitScanned(err, head);
+            }
+            assertEquals(0, follow.get(60, TimeUnit.SECONDS), err::toString);
+            String said = err.toString();
+            assertEquals(2, said.split("of the index is not used", -1).length - 1, said);
+            assertTrue(said.contains("section 0 of the index is not used: its last block 30 is beyond the node's head"
+                    + " 21, so it cannot be checked"), said);
+            assertTrue(said.contains("section 0 of the index is not used: block 30 has hash " + Reorg.hash(node, 30)
+                    + " on the node but "), said);
+            assertTrue(said.indexOf("beyond the node's head") < said.indexOf("block 30 has hash"), said);
+            assertEquals(1, out.toString().lines().count(), out::toString);
+        }
+    }
+
+    /**
+     * {@link Reorg#mineForkToAbandon}, {@code eth index build} of blocks 0..30 into {@code index}, then
+     * {@link Reorg#revertWithLogInBlock21} (head 21); returns the indexed hash of block 30.
+     */
+    private static String indexTheForkToAbandonThenRevert(AnvilNode node, String index) throws InterruptedException {
+        String snapshot = Reorg.mineForkToAbandon(node);
+        CliRun build = CliRun.of("eth", "index", "build", "--index", index, "--rpc", node.url(), "--to", "30",
+                "--confirmations", "0");
+        assertEquals(0, build.status, build::toString);
+        String indexedHash30 = Reorg.hash(node, 30);
+        Reorg.revertWithLogInBlock21(node, snapshot);
+        return indexedHash30;
+    }
+
+    /** Waits until a progress line says the follow has scanned up to {@code block}. */
+    private static void awaitScanned(StringWriter err, long block) throws InterruptedException {
+        for (int wait = 0; wait < 3000; wait++) {
+            long last = -1;
+            for (Matcher progress = PROGRESS.matcher(err.toString()); progress.find(); ) {
+                last = Math.max(last, Long.parseLong(progress.group(1)));
+            }
+            if (last >= block) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the follow did not scan block " + block + ": " + err);
     }
 }

@@ -54,6 +54,12 @@ import org.web3j.protocol.core.methods.response.Log;
  * the calling thread.
  */
 public final class BlockScanner {
+    /**
+     * The words of a {@link ScanListener#onIndexSectionNotUsed} reason that say the section's last block is beyond the
+     * node's head (the head itself follows them); any other reason is a section of another chain.
+     */
+    public static final String BEYOND_HEAD = "is beyond the node's head";
+
     private static final long SECTION_SIZE = BloomBitsMatcher.SECTION_SIZE;
 
     private final Web3jService service;
@@ -191,7 +197,7 @@ public final class BlockScanner {
         long block = index.lastBlockOf(section);
         String indexed = hex(index.lastBlockHash(section));
         if (block > head) {
-            listener.onIndexSectionNotUsed(section, "its last block " + block + " is beyond the node's head " + head
+            listener.onIndexSectionNotUsed(section, "its last block " + block + " " + BEYOND_HEAD + " " + head
                     + ", so it cannot be checked against the node's chain; its blocks are decided by their headers");
             return false;
         }
