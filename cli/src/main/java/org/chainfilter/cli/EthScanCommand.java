@@ -101,6 +101,15 @@ final class EthScanCommand implements Callable<Integer> {
             description = "The widest eth_getLogs range sent (default ${DEFAULT-VALUE}); narrowed when refused.")
     private long maxLogRange;
 
+    @Option(names = "--by-hash-max-run", paramLabel = "BLOCKS",
+            defaultValue = "" + BlockScanner.Builder.DEFAULT_BY_HASH_MAX_RUN,
+            description = "Ask for the logs of a run of up to BLOCKS consecutive candidate blocks block by block, by"
+                    + " the hash of the header judged (EIP-234), in one JSON-RPC batch; longer runs go as eth_getLogs"
+                    + " ranges. 0..1000 (default ${DEFAULT-VALUE}); 0 = ranges only. Behind a load balancer, a"
+                    + " backend that lags answers a range with no logs for the blocks it lacks, and by hash with an"
+                    + " error that is retried: raise it (up to --batch) to close that gap for long runs too.")
+    private int byHashMaxRun;
+
     @Mixin
     private RpcTransport.Options rpcOptions;
 
@@ -121,7 +130,7 @@ final class EthScanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BlockScanner.Builder builder = BlockScanner.builder(rpcOptions.http(rpcUrl))
                 .headerBatchSize(batch)
-                .maxLogRangeBlocks(maxLogRange).confirmations(confirmations)
+                .maxLogRangeBlocks(maxLogRange).byHashMaxRun(byHashMaxRun).confirmations(confirmations)
                 .retryPolicy(rpcOptions.retryPolicy())
                 .listener(progress(err));
         if (checkpointFile != null) {

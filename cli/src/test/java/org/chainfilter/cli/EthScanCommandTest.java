@@ -96,6 +96,21 @@ class EthScanCommandTest {
         assertTrue(run.err.contains("Bloom skipping saved "), run.err);
     }
 
+    /** Ranges only, the default, and by hash only: the same logs, anvil's own. */
+    @Test
+    void byHashMaxRunChangesHowLogsAreAskedForNotWhichArePrinted() {
+        List<String> sources = chain.eventSources();
+        List<String> expected = anvilLogs(sources.subList(1, 3), transfer(), 0, chain.head());
+        assertTrue(expected.size() > 50, "Transfer logs: " + expected.size());
+        for (String run : new String[] {"0", "16", "1000"}) {
+            CliRun scan = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0", "--address",
+                    sources.get(1) + "," + sources.get(2), "--topic", transfer(), "--confirmations", "0",
+                    "--by-hash-max-run", run, "--quiet");
+            assertEquals(0, scan.status, scan::toString);
+            assertEquals(expected, printed(scan), "--by-hash-max-run " + run);
+        }
+    }
+
     @Test
     void aCheckpointMakesTheSecondRunResumeAfterTheFirst(@TempDir Path dir) {
         String checkpoint = dir.resolve("scan.checkpoint").toString();
@@ -214,6 +229,10 @@ class EthScanCommandTest {
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "-1").err.strip());
         assertEquals("chainfilter: header batch size is 0; it must be 1..1000",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--batch", "0").err.strip());
+        assertEquals("chainfilter: by-hash max run is 1001 blocks; it must be 0..1000",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--by-hash-max-run", "1001").err.strip());
+        assertEquals("chainfilter: by-hash max run is -1 blocks; it must be 0..1000",
+                CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--by-hash-max-run", "-1").err.strip());
         assertEquals("chainfilter: toBlock 4 is below fromBlock 5",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "5", "--to", "4").err.strip());
         assertEquals("chainfilter: address 0x12 is 1 bytes; it must be exactly 20 bytes",

@@ -27,11 +27,23 @@ import org.web3j.protocol.core.methods.response.Log;
  *
  * <p>Per header batch: {@code eth_getBlockByNumber(n, false)} for up to {@code headerBatchSize} blocks in one JSON-RPC
  * batch; {@link LogFilter#couldMatch} on each bloom (geth {@code eth/filters/filter.go: bloomFilter}); then
- * {@code eth_getLogs} with the filter over each run of consecutive candidate blocks (at most {@code maxLogRangeBlocks}
- * per call, fewer after a provider refused a range), the exact test {@link LogFilter#matches} (geth
- * {@code filterLogs}; a provider that ignores trailing wildcard positions, such as anvil or reth, returns extra logs
- * that this test removes), and every log's {@code blockHash} checked against the header read in the same batch. A
- * missing, empty or malformed {@code logsBloom} means "unknown": the block is fetched, never skipped.
+ * {@code eth_getLogs} with the filter for the candidate blocks: a run of at most {@code byHashMaxRun} consecutive
+ * candidates block by block by the hash of the header just judged (EIP-234 {@code blockHash}), all such calls of the
+ * batch in one JSON-RPC batch; a longer run as block ranges (at most {@code maxLogRangeBlocks} per call, fewer after a
+ * provider refused a range); then the exact test {@link LogFilter#matches} (geth {@code filterLogs}; a provider that
+ * ignores trailing wildcard positions, such as anvil or reth, returns extra logs that this test removes), and every
+ * log's {@code blockHash} checked against the header read in the same batch. A missing, empty or malformed
+ * {@code logsBloom} means "unknown": the block is fetched, never skipped.
+ *
+ * <p><b>Why by hash.</b> Behind a load balancer the header of block N may come from a backend that has N while an
+ * {@code eth_getLogs} range reaches one that does not have it yet, and that backend answers with the logs up to its
+ * own head only: for the blocks beyond it, an answer indistinguishable from "no logs" (go-ethereum issue #24078, where
+ * the maintainers advise querying block by block by hash; execution-apis issue #534). A query by hash names the exact
+ * block judged: a backend without it answers an error (geth and anvil -32000 "unknown block", erigon "block not
+ * found: …", Nethermind -32001 "… could not be found"), which is retried, never read as "no logs". <b>Residual risk:</b> the blocks of a run longer than {@code byHashMaxRun} (a match-all filter,
+ * saturated blooms) are asked for by range, where a lagging backend's {@code []} cannot be told from an empty answer;
+ * a log of such a block can be lost behind such a load balancer. {@code byHashMaxRun} as high as
+ * {@code headerBatchSize} closes that gap at the cost of one call per candidate block; a single node is not affected.
  *
  * <p><b>Delivery contract.</b> Logs reach the consumer in chain order (block number, then log index). All logs of a
  * header batch are fetched before the first of them is emitted, so a failing or restarted node never leaves a block
@@ -66,6 +78,7 @@ public final class BlockScanner {
     private final SectionIndex index;
     private final int headerBatchSize;
     private final long maxLogRangeBlocks;
+    private final int byHashMaxRun;
     private final int confirmations;
     private final RetryPolicy retryPolicy;
     private final CheckpointStore checkpoints;
@@ -76,6 +89,7 @@ public final class BlockScanner {
         this.service = builder.service;
         this.headerBatchSize = builder.headerBatchSize;
         this.maxLogRangeBlocks = builder.maxLogRangeBlocks;
+        this.byHashMaxRun = builder.byHashMaxRun;
         this.confirmations = builder.confirmations;
         this.retryPolicy = builder.retryPolicy;
         this.checkpoints = builder.checkpoints;
@@ -286,7 +300,7 @@ public final class BlockScanner {
         for (int i = 0; i < count; i++) {
             matched.add(candidate[i] ? new ArrayList<>() : List.of());
         }
-        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, runs)) {
+        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, queries(runs, headers, first))) {
             int i = indexInBatch(log, first, last, candidate);
             String headerHash = headers[i].getHash();
             if (log.getBlockHash() == null) {
@@ -352,6 +366,24 @@ public final class BlockScanner {
             checkpoints.save(new Checkpoint(last + 1, lastHash.toLowerCase(Locale.ROOT), fingerprint));
         }
         return lastHash;
+    }
+
+    /**
+     * The {@code eth_getLogs} queries for runs of candidates: a run of at most {@link #byHashMaxRun} blocks block by
+     * block by the hash of its header, a longer one as a range.
+     */
+    private List<BlockRange> queries(List<BlockRange> runs, EthBlock.Block[] headers, long first) {
+        List<BlockRange> queries = new ArrayList<>();
+        for (BlockRange run : runs) {
+            if (run.span() > byHashMaxRun) {
+                queries.add(run);
+                continue;
+            }
+            for (long n = run.first(); n <= run.last(); n++) {
+                queries.add(BlockRange.byHash(n, headers[(int) (n - first)].getHash()));
+            }
+        }
+        return queries;
     }
 
     /**
@@ -465,10 +497,20 @@ public final class BlockScanner {
     public static final class Builder {
         /** Headers per JSON-RPC batch at most; providers commonly cap batches at 100 to 1000 calls. */
         public static final int MAX_HEADER_BATCH_SIZE = 1000;
+        /**
+         * The default {@link #byHashMaxRun}, 16. If the bloom passes a block with probability p, independently, a run
+         * of candidates reaches 16 blocks with probability p^15 after its first: 0.2 at p = 0.9, 0.005 at p = 0.7.
+         * Runs that long come from filters the blooms hardly narrow (saturated blooms, match-all, a very common
+         * event), where one call per block would multiply the calls by up to the run's length; for every other filter
+         * nearly every candidate is asked for by hash, at most 16 calls where a range would send one, all in one
+         * JSON-RPC batch.
+         */
+        public static final int DEFAULT_BY_HASH_MAX_RUN = 16;
 
         private final Web3jService service;
         private int headerBatchSize = 100;
         private long maxLogRangeBlocks = 2000;
+        private int byHashMaxRun = DEFAULT_BY_HASH_MAX_RUN;
         private int confirmations;
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
         private CheckpointStore checkpoints = CheckpointStore.none();
@@ -496,6 +538,21 @@ public final class BlockScanner {
                 throw new IllegalArgumentException("max log range is " + blocks + " blocks; it must be at least 1");
             }
             this.maxLogRangeBlocks = blocks;
+            return this;
+        }
+
+        /**
+         * The longest run of consecutive candidate blocks whose logs are asked for block by block, by the hash of
+         * the header judged (EIP-234), 0 to {@value #MAX_HEADER_BATCH_SIZE} (default
+         * {@value #DEFAULT_BY_HASH_MAX_RUN}); longer runs are asked for as block ranges. 0 sends ranges only. See the
+         * class comment for the risk of ranges behind a load balancer.
+         */
+        public Builder byHashMaxRun(int blocks) {
+            if (blocks < 0 || blocks > MAX_HEADER_BATCH_SIZE) {
+                throw new IllegalArgumentException("by-hash max run is " + blocks + " blocks; it must be 0.."
+                        + MAX_HEADER_BATCH_SIZE);
+            }
+            this.byHashMaxRun = blocks;
             return this;
         }
 

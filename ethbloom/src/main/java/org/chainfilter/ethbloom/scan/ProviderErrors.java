@@ -18,7 +18,9 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  *   limit"; geth and Alchemy "query timeout exceeded" (a query too heavy to finish: "consider reducing your block
  *   range"); HTTP 413; an answer above this client's own size limit ({@link ResponseTooLargeException});</li>
  *   <li>transient: connection failures and timeouts, HTTP 429 and 5xx, Infura {@code -32005} when its message speaks of
- *   a rate or request count, "header not found" / "unknown block" from a load-balanced backend that lags, and geth's
+ *   a rate or request count, "header not found" / "unknown block" (geth, anvil; also their answer to an EIP-234
+ *   {@code blockHash} query for a block they do not have), erigon's "block not found: …" and Nethermind's -32001
+ *   "… could not be found" from a load-balanced backend that lags, and geth's
  *   {@code -32602} "block range extends beyond current head block" (execution-apis
  *   {@code eth_getLogs/filter-error-future-block-range}) from one whose head is below blocks another backend already
  *   served, "timeout" and "try again";</li>
@@ -42,7 +44,7 @@ final class ProviderErrors {
     private static final String[] TRANSIENT_MESSAGES = {
         "rate limit", "rate-limit", "request rate", "too many requests", "request count exceeded", "timeout",
         "timed out", "try again", "temporarily", "unavailable", "header not found", "unknown block", "busy",
-        "beyond current head",
+        "beyond current head", "block not found", "could not be found",
     };
     private static final Pattern HTTP_STATUS = Pattern.compile("Invalid response received: (\\d{3})");
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -19,7 +20,6 @@ import org.web3j.protocol.core.BatchResponse;
 import org.web3j.protocol.core.DefaultBlockParameter;
 import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
-import org.web3j.protocol.core.methods.request.EthFilter;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.EthBlockNumber;
 import org.web3j.protocol.core.methods.response.EthLog;
@@ -37,10 +37,29 @@ final class RpcSession {
         void sleep(Duration delay) throws InterruptedException;
     }
 
-    /** A closed block range {@code [first, last]}. */
-    record BlockRange(long first, long last) {
+    /**
+     * What one {@code eth_getLogs} call asks for: the closed block range {@code [first, last]}, or, when
+     * {@code blockHash} is given, the one block {@code first} (= {@code last}) with that hash (EIP-234).
+     */
+    record BlockRange(long first, long last, String blockHash) {
+        /** A range by numbers. */
+        BlockRange(long first, long last) {
+            this(first, last, null);
+        }
+
+        /** Block {@code number}, asked for by its hash. */
+        static BlockRange byHash(long number, String blockHash) {
+            return new BlockRange(number, number, blockHash);
+        }
+
         long span() {
             return last - first + 1;
+        }
+
+        @Override
+        public String toString() {
+            return blockHash != null ? "block " + first + " by hash " + blockHash
+                    : first == last ? "block " + first : "blocks " + first + ".." + last;
         }
     }
 
@@ -163,16 +182,19 @@ final class RpcSession {
 
     /**
      * {@code eth_getLogs} for each range (the filter's addresses and topics are sent along, so the provider returns a
-     * superset of the exact answer, or the exact answer), split into spans the provider accepts. The logs of all
-     * ranges, in no particular order.
+     * superset of the exact answer, or the exact answer), split into spans the provider accepts; a block asked for by
+     * hash is never split, and every log of its answer must carry that hash and number. The logs of all ranges, in no
+     * particular order.
+     *
+     * <p>A node that does not have a block asked for by hash answers an error (geth, anvil: -32000 "unknown block";
+     * erigon "block not found: …"; Nethermind -32001 "… could not be found"), which is transient here: the call is
+     * sent again after the backoff, and the scan fails, naming the block, once the retries run out.
      */
     List<Log> logs(LogFilter filter, List<BlockRange> ranges) {
         List<Log> logs = new ArrayList<>();
         ArrayDeque<BlockRange> pending = new ArrayDeque<>();
         for (BlockRange range : ranges) {
-            for (long first = range.first; first <= range.last; first += maxLogSpan) {
-                pending.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
-            }
+            pending.addAll(cut(range));
         }
         Attempts attempts = new Attempts("eth_getLogs");
         // After a refusal, one range at a time until one passes: a batch of ranges at a span the provider refuses
@@ -182,9 +204,21 @@ final class RpcSession {
             List<BlockRange> batch = probing ? List.of(pending.poll()) : take(pending);
             List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
             for (BlockRange range : batch) {
-                requests.add(new Request<>("eth_getLogs", List.of(ethFilter(filter, range)), service, EthLog.class));
+                requests.add(new Request<>("eth_getLogs", List.of(logFilterParameter(filter, range)), service,
+                        EthLog.class));
             }
             List<Outcome> outcomes = round(requests);
+            // What stops the scan is reported for the first block it concerns.
+            for (int i = 0; i < batch.size(); i++) {
+                BlockRange range = batch.get(i);
+                Outcome outcome = outcomes.get(i);
+                if (outcome.status == Status.FATAL) {
+                    throw new ScanException("eth_getLogs for " + range + " failed: " + outcome.problem);
+                }
+                if (outcome.status == Status.TOO_LARGE && range.span() == 1) {
+                    throw new ScanException("eth_getLogs for " + range + " alone is too large: " + outcome.problem);
+                }
+            }
             String problem = null;
             boolean refused = false;
             for (int i = batch.size() - 1; i >= 0; i--) {
@@ -202,34 +236,26 @@ final class RpcSession {
                                 throw new ScanException("eth_getLogs " + range.first + ".." + range.last
                                         + " answered a log hash instead of a log object: " + result.get());
                             }
+                            checkOfBlockAskedFor(range, (EthLog.LogObject) result);
                             logs.add((EthLog.LogObject) result);
                         }
                         break;
                     case TOO_LARGE:
-                        if (range.span() == 1) {
-                            throw new ScanException("eth_getLogs for block " + range.first
-                                    + " alone is too large: " + outcome.problem);
-                        }
                         maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
                         rangeSplits++;
                         refused = true;
                         listener.onRangeSplit(range.first, range.last, outcome.problem);
                         pending.addFirst(range);
                         break;
-                    case FATAL:
-                        throw new ScanException("eth_getLogs " + range.first + ".." + range.last + " failed: "
-                                + outcome.problem);
                     default:
-                        problem = outcome.status == Status.TRANSIENT ? outcome.problem : problem;
+                        problem = outcome.status == Status.TRANSIENT ? range + ": " + outcome.problem : problem;
                         pending.addFirst(range);
                 }
             }
             if (refused) {
                 List<BlockRange> recut = new ArrayList<>();
                 for (BlockRange range : pending) {
-                    for (long first = range.first; first <= range.last; first += maxLogSpan) {
-                        recut.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
-                    }
+                    recut.addAll(cut(range));
                 }
                 pending.clear();
                 pending.addAll(recut);
@@ -238,6 +264,37 @@ final class RpcSession {
             settle(attempts, outcomes, problem);
         }
         return logs;
+    }
+
+    /** {@code range} in pieces of at most the span the provider accepts; a block asked for by hash as it is. */
+    private List<BlockRange> cut(BlockRange range) {
+        if (range.blockHash != null || range.span() <= maxLogSpan) {
+            return List.of(range);
+        }
+        List<BlockRange> pieces = new ArrayList<>();
+        for (long first = range.first; first <= range.last; first += maxLogSpan) {
+            pieces.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
+        }
+        return pieces;
+    }
+
+    /**
+     * A log answered for a block asked for by hash must be of that block: the hash is what ties the answer to the
+     * header the scanner judged, so a log without it, or of another block, is a broken answer, not a reorganisation.
+     */
+    private static void checkOfBlockAskedFor(BlockRange range, Log log) {
+        if (range.blockHash == null || log.getBlockHash() == null) {
+            // A log without a blockHash at all is refused by the scanner, for either kind of query.
+            return;
+        }
+        if (!range.blockHash.equalsIgnoreCase(log.getBlockHash())) {
+            throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
+                    + ") with block hash " + log.getBlockHash());
+        }
+        if (quantity(log::getBlockNumber, "the block number of a log of " + range) != range.first) {
+            throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
+                    + ") of block " + log.getBlockNumberRaw());
+        }
     }
 
     /**
@@ -258,27 +315,44 @@ final class RpcSession {
         }
     }
 
-    private static EthFilter ethFilter(LogFilter filter, BlockRange range) {
-        List<String> addresses = new ArrayList<>();
-        for (byte[] address : filter.addresses()) {
-            addresses.add("0x" + Hex.encode(address));
+    /**
+     * The filter object of {@code eth_getLogs}: {@code blockHash} (EIP-234) or {@code fromBlock}/{@code toBlock}, never
+     * both (geth refuses that: "can't specify fromBlock/toBlock with blockHash"); {@code address} as a list, left out
+     * when any address matches; {@code topics} with null for a wildcard position, a hash, or a list of alternatives.
+     */
+    private static Map<String, Object> logFilterParameter(LogFilter filter, BlockRange range) {
+        Map<String, Object> parameter = new LinkedHashMap<>();
+        if (range.blockHash != null) {
+            parameter.put("blockHash", range.blockHash);
+        } else {
+            parameter.put("fromBlock", DefaultBlockParameter.valueOf(BigInteger.valueOf(range.first)).getValue());
+            parameter.put("toBlock", DefaultBlockParameter.valueOf(BigInteger.valueOf(range.last)).getValue());
         }
-        EthFilter ethFilter = new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(range.first)),
-                DefaultBlockParameter.valueOf(BigInteger.valueOf(range.last)), addresses);
-        for (List<byte[]> position : filter.topics()) {
-            if (position == null) {
-                ethFilter.addNullTopic();
-            } else if (position.size() == 1) {
-                ethFilter.addSingleTopic("0x" + Hex.encode(position.get(0)));
-            } else {
-                String[] alternatives = new String[position.size()];
-                for (int i = 0; i < alternatives.length; i++) {
-                    alternatives[i] = "0x" + Hex.encode(position.get(i));
-                }
-                ethFilter.addOptionalTopics(alternatives);
+        if (!filter.addresses().isEmpty()) {
+            List<String> addresses = new ArrayList<>();
+            for (byte[] address : filter.addresses()) {
+                addresses.add("0x" + Hex.encode(address));
             }
+            parameter.put("address", addresses);
         }
-        return ethFilter;
+        if (!filter.topics().isEmpty()) {
+            List<Object> topics = new ArrayList<>();
+            for (List<byte[]> position : filter.topics()) {
+                if (position == null) {
+                    topics.add(null);
+                } else if (position.size() == 1) {
+                    topics.add("0x" + Hex.encode(position.get(0)));
+                } else {
+                    List<String> alternatives = new ArrayList<>();
+                    for (byte[] topic : position) {
+                        alternatives.add("0x" + Hex.encode(topic));
+                    }
+                    topics.add(alternatives);
+                }
+            }
+            parameter.put("topics", topics);
+        }
+        return parameter;
     }
 
     private <T> List<T> take(ArrayDeque<T> pending) {

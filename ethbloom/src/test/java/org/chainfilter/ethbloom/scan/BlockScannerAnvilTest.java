@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +38,7 @@ import org.web3j.protocol.http.HttpService;
 class BlockScannerAnvilTest {
     private static final String ABSENT_ADDRESS = "0x000000000000000000000000000000000000dead";
     private static final String ABSENT_TOPIC = "0x" + "ab".repeat(32);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A filter in the JSON-RPC shape: null position = wildcard; a position may also contain null (wildcard too). */
     private record Query(List<String> addresses, List<List<String>> topics) {
@@ -94,6 +98,64 @@ class BlockScannerAnvilTest {
         assertTrue(nonEmptyAnswers > 30, "non-empty answers: " + nonEmptyAnswers);
         assertTrue(skipped > 1000, "blocks skipped: " + skipped);
         assertTrue(falsePositives > 0, "false-positive blocks: " + falsePositives);
+    }
+
+    /**
+     * The same random filters over the whole chain, the logs asked for by range only ({@code byHashMaxRun(0)}), by
+     * hash for runs of at most 16 candidates (the default), and by hash only: each answer equals anvil's own
+     * {@code eth_getLogs} over the whole range. The calls sent are counted, so that each mode is known to have asked
+     * the way it says.
+     */
+    @Test
+    void byHashAndByRangeGiveAnvilsOwnAnswer(TestChain chain) {
+        Random random = new Random(234);
+        int[] modes = {0, BlockScanner.Builder.DEFAULT_BY_HASH_MAX_RUN, BlockScanner.Builder.MAX_HEADER_BATCH_SIZE};
+        long[][] calls = new long[modes.length][2];
+        long logsCompared = 0;
+        for (int round = 0; round < 12; round++) {
+            Query query = round == 0 ? new Query(List.of(), List.of()) : randomQuery(random, chain);
+            List<String> expected = anvilLogs(chain, query, 0, chain.head());
+            logsCompared += expected.size();
+            for (int m = 0; m < modes.length; m++) {
+                CountingService service = new CountingService(chain.node().url());
+                List<String> actual = new ArrayList<>();
+                BlockScanner.builder(service).byHashMaxRun(modes[m]).build()
+                        .scan(query.filter(), 0, chain.head(), log -> actual.add(LogText.of(log)));
+                assertEquals(expected, actual, "filter " + query + ", byHashMaxRun " + modes[m]);
+                calls[m][0] += service.byHash;
+                calls[m][1] += service.byRange;
+            }
+        }
+        assertTrue(logsCompared > 1000, "logs compared: " + logsCompared);
+        assertEquals(0, calls[0][0], "by-hash calls with byHashMaxRun 0");
+        assertTrue(calls[1][0] > 0 && calls[1][1] > 0, "the default asks by hash and by range: " + calls[1][0]
+                + " by hash, " + calls[1][1] + " by range");
+        assertEquals(0, calls[2][1], "range calls with byHashMaxRun " + modes[2]);
+    }
+
+    /** An HTTP service that counts the {@code eth_getLogs} calls it sends by block hash and by range. */
+    private static final class CountingService extends HttpService {
+        long byHash;
+        long byRange;
+
+        CountingService(String url) {
+            super(url);
+        }
+
+        @Override
+        protected InputStream performIO(String request) throws IOException {
+            JsonNode sent = JSON.readTree(request);
+            for (JsonNode call : sent.isArray() ? sent : List.of(sent)) {
+                if (call.path("method").asText().equals("eth_getLogs")) {
+                    if (call.path("params").path(0).has("blockHash")) {
+                        byHash++;
+                    } else {
+                        byRange++;
+                    }
+                }
+            }
+            return super.performIO(request);
+        }
     }
 
     @Test

@@ -144,9 +144,14 @@ class BlockScannerProviderTest {
     @Test
     void aBlockThatAloneExceedsTheLimitStopsTheScan() {
         provider.limitLogRange(0, -32005, "query returned more than 10000 results");
-        ScanException e = assertThrows(ScanException.class, () -> scan(scanner().build(), LogFilter.matchAll(), 4, 9));
+        ScanException byHash = assertThrows(ScanException.class,
+                () -> scan(scanner().build(), LogFilter.matchAll(), 4, 9));
+        assertEquals("eth_getLogs for block 4 by hash " + provider.chain.get(4).hash + " alone is too large: error"
+                + " -32005: query returned more than 10000 results", byHash.getMessage());
+        ScanException byRange = assertThrows(ScanException.class,
+                () -> scan(scanner().byHashMaxRun(0).build(), LogFilter.matchAll(), 4, 9));
         assertEquals("eth_getLogs for block 4 alone is too large: error -32005: query returned more"
-                + " than 10000 results", e.getMessage());
+                + " than 10000 results", byRange.getMessage());
     }
 
     /** Blocks 50 and 51 get 200 more logs each, about 80 KB of JSON per block: a range holding both is over 160 KB. */
@@ -445,10 +450,16 @@ class BlockScannerProviderTest {
         String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
         String hash = provider.chain.get(Integer.parseInt(block)).hash;
         provider.wrongLogBlockHashAt = hash;
-        String wrong = assertThrows(ScanException.class, () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299))
-                .getMessage();
+        String wrong = assertThrows(ScanException.class,
+                () -> scan(scanner().byHashMaxRun(0).build(), ADDRESS_1_OR_3, 0, 299)).getMessage();
         assertTrue(wrong.startsWith("a log of block " + block + " has block hash "), wrong);
         assertTrue(wrong.endsWith("the chain reorganised during the scan; use more confirmations"), wrong);
+        // Asked for by its hash, the block's answer must carry that hash: another is a broken answer.
+        String wrongByHash = assertThrows(ScanException.class, () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299))
+                .getMessage();
+        assertTrue(wrongByHash.matches("eth_getLogs for block " + block + " by hash " + hash + " answered a log \\(log"
+                + " index 0x[0-9a-f]+\\) with block hash " + FakeProvider.hash(Integer.parseInt(block), 7)),
+                wrongByHash);
 
         // No blockHash at all is a malformed answer, not a reorganisation: more confirmations would not help.
         provider.wrongLogBlockHashAt = null;
@@ -559,6 +570,31 @@ class BlockScannerProviderTest {
                 () -> scanner().maxLogRangeBlocks(0)).getMessage());
         assertEquals("confirmations is -1; it must not be negative", assertThrows(IllegalArgumentException.class,
                 () -> scanner().confirmations(-1)).getMessage());
+        assertEquals("by-hash max run is -1 blocks; it must be 0..1000", assertThrows(IllegalArgumentException.class,
+                () -> scanner().byHashMaxRun(-1)).getMessage());
+        assertEquals("by-hash max run is 1001 blocks; it must be 0..1000", assertThrows(
+                IllegalArgumentException.class, () -> scanner().byHashMaxRun(1001)).getMessage());
+    }
+
+    /**
+     * A block asked for by hash that the provider keeps answering "unknown block" for (a backend that never catches
+     * up, or a block pruned after a reorganisation) is retried, never taken for a block without logs, and the scan
+     * fails naming the block and its hash once the retries run out; nothing of the batch is emitted.
+     */
+    @Test
+    void aBlockByHashThatStaysUnknownFailsTheScanNamingItNeverAsNoLogs() {
+        String block = expected(ADDRESS_1_OR_3, 0, 299).get(0).split("/")[0];
+        String hash = provider.chain.get(Integer.parseInt(block)).hash;
+        provider.unknownBlockHashAt = hash;
+        List<String> emitted = new ArrayList<>();
+        ScanException e = assertThrows(ScanException.class,
+                () -> scanner().build().scan(ADDRESS_1_OR_3, 0, 299, log -> emitted.add(text(log))));
+        assertEquals("eth_getLogs failed 5 times in a row (retry limit 5); last error: block " + block + " by hash "
+                + hash + ": error -32000: unknown block", e.getMessage());
+        assertEquals(4, sleeps.size());
+        assertEquals(List.of(), emitted);
+        provider.unknownBlockHashAt = null;
+        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
     }
 
     /** Keeps every checkpoint saved, in order. */

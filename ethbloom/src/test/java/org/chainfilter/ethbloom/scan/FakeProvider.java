@@ -56,6 +56,8 @@ final class FakeProvider implements AutoCloseable {
     final List<FakeBlock> chain;
     final ConcurrentLinkedDeque<Scripted> script = new ConcurrentLinkedDeque<>();
     final List<long[]> logRangesAnswered = new CopyOnWriteArrayList<>();
+    /** The block hashes of the EIP-234 {@code eth_getLogs} calls answered with logs. */
+    final List<String> logHashesAnswered = new CopyOnWriteArrayList<>();
     final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
     final AtomicInteger refusedRanges = new AtomicInteger();
     final AtomicInteger highestHeaderRequested = new AtomicInteger(-1);
@@ -81,6 +83,8 @@ final class FakeProvider implements AutoCloseable {
     volatile String nullLogBlockHashAt;
     /** The logs of the block with this hash are answered without their {@code topics} field. */
     volatile String noTopicsAt;
+    /** An EIP-234 eth_getLogs for the block with this hash is answered -32000 "unknown block". */
+    volatile String unknownBlockHashAt;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
@@ -232,7 +236,7 @@ final class FakeProvider implements AutoCloseable {
 
     private boolean hasTooWideLogRange(JsonNode request) {
         for (JsonNode call : request.isArray() ? request : JSON.createArrayNode().add(request)) {
-            if (call.get("method").asText().equals("eth_getLogs")) {
+            if (call.get("method").asText().equals("eth_getLogs") && !call.get("params").get(0).has("blockHash")) {
                 JsonNode filter = call.get("params").get(0);
                 if (Long.decode(filter.get("toBlock").asText()) - Long.decode(filter.get("fromBlock").asText()) + 1
                         > maxLogRange) {
@@ -269,6 +273,9 @@ final class FakeProvider implements AutoCloseable {
                 return answer;
             }
             case "eth_getLogs": {
+                if (params.get(0).has("blockHash")) {
+                    return logsByHash(answer, params.get(0).get("blockHash").asText());
+                }
                 long from = Long.decode(params.get(0).get("fromBlock").asText());
                 long to = Long.decode(params.get(0).get("toBlock").asText());
                 if (to - from + 1 > maxLogRange) {
@@ -279,23 +286,7 @@ final class FakeProvider implements AutoCloseable {
                 logRangesAnswered.add(new long[] {from, to});
                 ArrayNode logs = answer.putArray("result");
                 for (int n = (int) from; n <= to && n < chain.size(); n++) {
-                    int index = 0;
-                    for (FakeLog log : chain.get(n).logs) {
-                        ObjectNode json = logs.addObject().put("removed", false)
-                                .put("logIndex", "0x" + Integer.toHexString(index))
-                                .put("transactionIndex", "0x" + Integer.toHexString(index))
-                                .put("transactionHash", String.format("0x%060x%04x", n, index))
-                                .put("blockHash", chain.get(n).hash.equals(nullLogBlockHashAt)
-                                        ? null : chain.get(n).hash.equals(wrongLogBlockHashAt)
-                                        ? hash(n, 7) : chain.get(n).hash)
-                                .put("blockNumber", "0x" + Integer.toHexString(n))
-                                .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
-                        if (!chain.get(n).hash.equals(noTopicsAt)) {
-                            ArrayNode topics = json.putArray("topics");
-                            log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
-                        }
-                        index++;
-                    }
+                    addLogs(logs, n);
                 }
                 return answer;
             }
@@ -303,6 +294,44 @@ final class FakeProvider implements AutoCloseable {
                 answer.putObject("error").put("code", -32601)
                         .put("message", "the method " + call.get("method").asText() + " does not exist/is not available");
                 return answer;
+        }
+    }
+
+    /** EIP-234: the logs of the block with this hash, or geth's error for a hash it does not know. */
+    private JsonNode logsByHash(ObjectNode answer, String blockHash) {
+        if (maxLogRange < 1) {
+            refusedRanges.incrementAndGet();
+            answer.putObject("error").put("code", rangeErrorCode).put("message", rangeErrorMessage);
+            return answer;
+        }
+        for (int n = 0; n < chain.size(); n++) {
+            if (chain.get(n).hash.equalsIgnoreCase(blockHash) && !blockHash.equalsIgnoreCase(unknownBlockHashAt)) {
+                logHashesAnswered.add(blockHash);
+                addLogs(answer.putArray("result"), n);
+                return answer;
+            }
+        }
+        answer.putObject("error").put("code", -32000).put("message", "unknown block");
+        return answer;
+    }
+
+    private void addLogs(ArrayNode logs, int n) {
+        int index = 0;
+        for (FakeLog log : chain.get(n).logs) {
+            ObjectNode json = logs.addObject().put("removed", false)
+                    .put("logIndex", "0x" + Integer.toHexString(index))
+                    .put("transactionIndex", "0x" + Integer.toHexString(index))
+                    .put("transactionHash", String.format("0x%060x%04x", n, index))
+                    .put("blockHash", chain.get(n).hash.equals(nullLogBlockHashAt)
+                            ? null : chain.get(n).hash.equals(wrongLogBlockHashAt)
+                            ? hash(n, 7) : chain.get(n).hash)
+                    .put("blockNumber", "0x" + Integer.toHexString(n))
+                    .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
+            if (!chain.get(n).hash.equals(noTopicsAt)) {
+                ArrayNode topics = json.putArray("topics");
+                log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
+            }
+            index++;
         }
     }
 

@@ -33,6 +33,10 @@ class ProviderErrorsTest {
         // lagging backends, overloaded nodes
         "-32000|header not found|TRANSIENT",
         "-32000|unknown block|TRANSIENT",
+        // an EIP-234 blockHash query for a block the backend does not have: erigon (turbo/jsonrpc GetLogs),
+        // Nethermind (BlockFinder SearchForHeader, ErrorCodes.ResourceNotFound)
+        "-32000|block not found: 5e1cd6bbbba8c2ec6d4e6a3bc9ed9bd0d1f3c0ac1f2ab7a31d2ed7a6f3ee7d52|TRANSIENT",
+        "-32001|0x5e1cd6bbbba8c2ec6d4e6a3bc9ed9bd0d1f3c0ac1f2ab7a31d2ed7a6f3ee7d52 could not be found|TRANSIENT",
         // geth, execution-apis tests/eth_getLogs/filter-error-future-block-range.io: a backend behind the head we read
         "-32602|block range extends beyond current head block|TRANSIENT",
         "-32000|request timed out|TRANSIENT",

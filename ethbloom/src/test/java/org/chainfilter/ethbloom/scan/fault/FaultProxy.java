@@ -38,11 +38,24 @@ final class FaultProxy implements AutoCloseable {
 
     /** The fault plan: consulted for every HTTP request and every JSON-RPC call. */
     interface Script {
-        /** The transport fault for HTTP request number {@code number} (1-based) carrying {@code body}. */
-        Transport transport(int number, JsonNode body);
+        /**
+         * The transport fault for HTTP request number {@code number} (1-based) carrying {@code body}; none unless
+         * overridden.
+         */
+        default Transport transport(int number, JsonNode body) {
+            return Transport.PASS;
+        }
 
         /** An error object to answer {@code call} with instead of forwarding it, or null to forward it. */
         default ObjectNode refusal(JsonNode call) {
+            return null;
+        }
+
+        /**
+         * A result to answer {@code call} with instead of forwarding it (as a backend that lags behind the node
+         * answers), or null to forward it. Consulted after {@link #refusal}.
+         */
+        default JsonNode result(JsonNode call) {
             return null;
         }
 
@@ -50,14 +63,19 @@ final class FaultProxy implements AutoCloseable {
         default void beforeForwarding(int number) {
         }
 
-        /** A script that passes everything and runs {@code action} with each request's number before forwarding. */
-        static Script beforeEachForward(java.util.function.IntConsumer action) {
+        /** A script of transport faults only: every JSON-RPC call inside a request is forwarded. */
+        static Script transports(java.util.function.BiFunction<Integer, JsonNode, Transport> plan) {
             return new Script() {
                 @Override
                 public Transport transport(int number, JsonNode body) {
-                    return Transport.PASS;
+                    return plan.apply(number, body);
                 }
+            };
+        }
 
+        /** A script that passes everything and runs {@code action} with each request's number before forwarding. */
+        static Script beforeEachForward(java.util.function.IntConsumer action) {
+            return new Script() {
                 @Override
                 public void beforeForwarding(int number) {
                     action.accept(number);
@@ -75,6 +93,7 @@ final class FaultProxy implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger faults = new AtomicInteger();
     private final AtomicInteger refusals = new AtomicInteger();
+    private final AtomicInteger substitutes = new AtomicInteger();
 
     FaultProxy(String nodeUrl, Script script, Duration delay) throws IOException {
         this.node = URI.create(nodeUrl);
@@ -102,6 +121,11 @@ final class FaultProxy implements AutoCloseable {
     /** JSON-RPC calls answered with an error object instead of being forwarded. */
     int refusals() {
         return refusals.get();
+    }
+
+    /** JSON-RPC calls answered with a result made here ({@link Script#result}) instead of being forwarded. */
+    int substitutes() {
+        return substitutes.get();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -164,10 +188,15 @@ final class FaultProxy implements AutoCloseable {
         List<Integer> forwardedAt = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
             ObjectNode error = script.refusal(calls.get(i));
+            JsonNode result = error == null ? script.result(calls.get(i)) : null;
             if (error != null) {
                 refusals.incrementAndGet();
                 answers[i] = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", calls.get(i).get("id"));
                 ((ObjectNode) answers[i]).set("error", error);
+            } else if (result != null) {
+                substitutes.incrementAndGet();
+                answers[i] = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", calls.get(i).get("id"));
+                ((ObjectNode) answers[i]).set("result", result);
             } else {
                 forwarded.add(calls.get(i));
                 forwardedAt.add(i);

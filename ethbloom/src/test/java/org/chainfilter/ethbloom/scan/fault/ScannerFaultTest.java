@@ -51,11 +51,6 @@ class ScannerFaultTest {
     void rangeLimitsAreSplitUntilTheProviderAccepts(TestChain chain) throws IOException {
         FaultProxy.Script limits = new FaultProxy.Script() {
             @Override
-            public FaultProxy.Transport transport(int number, JsonNode body) {
-                return FaultProxy.Transport.PASS;
-            }
-
-            @Override
             public ObjectNode refusal(JsonNode call) {
                 long span = logRangeSpan(call);
                 if (span > 40) {
@@ -102,7 +97,7 @@ class ScannerFaultTest {
 
     @Test
     void truncatedMalformedReorderedAndIncompleteAnswersAreRetried(TestChain chain) throws IOException {
-        FaultProxy.Script broken = (number, body) -> {
+        FaultProxy.Script broken = FaultProxy.Script.transports((number, body) -> {
             switch (number % 11) {
                 case 2:
                     return FaultProxy.Transport.TRUNCATED_BODY;
@@ -115,7 +110,7 @@ class ScannerFaultTest {
                 default:
                     return FaultProxy.Transport.PASS;
             }
-        };
+        });
         String registry = chain.registries().get(0);
         try (FaultProxy proxy = new FaultProxy(chain.node().url(), broken, Duration.ZERO)) {
             scanEqualsNode(chain, proxy, addressFilter(registry), List.of(registry), 0, chain.head(), PATIENT);
@@ -125,8 +120,8 @@ class ScannerFaultTest {
 
     @Test
     void responsesSlowerThanTheReadTimeoutAreRetried(TestChain chain) throws IOException {
-        FaultProxy.Script slow = (number, body) -> number == 2 || number == 5 || number == 6
-                ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS;
+        FaultProxy.Script slow = FaultProxy.Script.transports((number, body) -> number == 2 || number == 5
+                || number == 6 ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS);
         List<String> sources = List.of(chain.eventSources().get(0), chain.eventSources().get(2));
         try (FaultProxy proxy = new FaultProxy(chain.node().url(), slow, Duration.ofMillis(1500))) {
             OkHttpClient impatient = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(400)).build();
@@ -247,7 +242,7 @@ class ScannerFaultTest {
     }
 
     /** The node's own {@code eth_getLogs} over {@code from..to} for these addresses (none = every log). */
-    private static List<String> nodeAnswer(AnvilNode node, List<String> addresses, long from, long to) {
+    static List<String> nodeAnswer(AnvilNode node, List<String> addresses, long from, long to) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("fromBlock", "0x" + Long.toHexString(from));
         request.put("toBlock", "0x" + Long.toHexString(to));
@@ -259,7 +254,7 @@ class ScannerFaultTest {
         return logs;
     }
 
-    private static LogFilter addressFilter(String... addresses) {
+    static LogFilter addressFilter(String... addresses) {
         List<byte[]> decoded = new ArrayList<>();
         for (String address : addresses) {
             decoded.add(Hex.decode(address));
@@ -267,12 +262,15 @@ class ScannerFaultTest {
         return LogFilter.builder().address(decoded.toArray(new byte[0][])).build();
     }
 
-    /** The block span of an {@code eth_getLogs} call, 0 for any other call. */
-    private static long logRangeSpan(JsonNode call) {
+    /** The block span of an {@code eth_getLogs} call (1 for one by block hash), 0 for any other call. */
+    static long logRangeSpan(JsonNode call) {
         if (!"eth_getLogs".equals(call.path("method").asText())) {
             return 0;
         }
         JsonNode filter = call.path("params").path(0);
+        if (filter.has("blockHash")) {
+            return 1;
+        }
         return Long.decode(filter.path("toBlock").asText()) - Long.decode(filter.path("fromBlock").asText()) + 1;
     }
 }
