@@ -35,8 +35,8 @@ final class Bip158Command implements Runnable {
     /** {@code chainfilter bip158 build}. */
     @Command(name = "build", mixinStandardHelpOptions = true,
             description = {"Build the basic filter of a block from the block and the scripts its inputs spend.",
-                "Prints the block hash, N, the filter, its hash and (with --prev-header) its header;",
-                "hashes and headers in display (RPC) order."})
+                "Prints the block hash, N, the filter, its hash and (with --prev-header) its header; hashes and"
+                    + " headers in display (RPC) order."})
     static final class Build implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
@@ -45,8 +45,8 @@ final class Bip158Command implements Runnable {
         private CliInputs.BlockSource blockSource;
 
         @Option(names = "--spent", paramLabel = "HEX",
-                description = {"A scriptPubKey spent by the block, one per input after the coinbase, in block order",
-                    "(repeat the option; '' for an empty script)."})
+                description = "A scriptPubKey spent by the block, one per input after the coinbase, in block order"
+                    + " (repeat the option; '' for an empty script).")
         private List<String> spent = new ArrayList<>();
 
         @Option(names = "--spent-file", paramLabel = "FILE",
@@ -60,19 +60,20 @@ final class Bip158Command implements Runnable {
         @Override
         public Integer call() throws IOException {
             Block block = blockSource.read();
-            List<byte[]> scripts = CliInputs.decodeHex(spent);
+            List<byte[]> scripts = CliInputs.decodeHex("--spent", spent);
             if (spentFile != null) {
                 scripts.addAll(CliInputs.decodeHexLines(spentFile, "--spent-file"));
             }
+            // Read before anything is printed, so a bad header leaves no partial answer on stdout.
+            Hash256 previous = previousHeader == null ? null : CliInputs.displayHash("--prev-header", previousHeader);
             BasicFilter filter = BasicFilter.build(block, scripts);
             PrintWriter out = spec.commandLine().getOut();
             out.println("block       " + block.hash());
             out.println("elements    " + filter.gcs().elementCount());
             out.println("filter      " + Hex.encode(filter.encoded()));
             out.println("filter-hash " + filter.filterHash());
-            if (previousHeader != null) {
-                out.println("header      " + FilterHeaders.header(filter.filterHash(),
-                        Hash256.fromDisplayHex(previousHeader.strip())));
+            if (previous != null) {
+                out.println("header      " + FilterHeaders.header(filter.filterHash(), previous));
             }
             return 0;
         }
@@ -81,8 +82,8 @@ final class Bip158Command implements Runnable {
     /** {@code chainfilter bip158 match}. */
     @Command(name = "match", mixinStandardHelpOptions = true,
             description = {"Whether any of the scripts may be in the block the basic filter belongs to.",
-                "Prints 'match' (exit status 0) or 'no match' (exit status 3); a match may be a false positive",
-                "(about 1 in 784931 per script)."})
+                "Prints 'match' (exit status 0) or 'no match' (exit status 3); a match may be a false positive"
+                    + " (about 1 in 784931 per script)."})
     static final class Match implements Callable<Integer> {
         /** Exit status when no script matches: distinct from errors (1, 2) so scripts can branch on it. */
         static final int NO_MATCH = 3;
@@ -103,8 +104,9 @@ final class Bip158Command implements Runnable {
 
         @Override
         public Integer call() {
-            BasicFilter filter = BasicFilter.parse(Hash256.fromDisplayHex(blockHash.strip()), Hex.decode(filterHex));
-            boolean match = filter.matchAny(CliInputs.decodeHex(scripts));
+            BasicFilter filter = BasicFilter.parse(CliInputs.displayHash("--block-hash", blockHash),
+                    CliInputs.hex("--filter", filterHex));
+            boolean match = filter.matchAny(CliInputs.decodeHex("SCRIPT", scripts));
             spec.commandLine().getOut().println(match ? "match" : "no match");
             return match ? 0 : NO_MATCH;
         }

@@ -48,7 +48,7 @@ final class Bip37Command implements Runnable {
 
         /** The filter, refused with Core's limits named (36,000 bytes, 50 hash functions). */
         Bip37BloomFilter parse() {
-            return Bip37BloomFilter.parseFilterLoadHex(hex.strip());
+            return Bip37BloomFilter.parseFilterLoad(CliInputs.hex("--filterload", hex));
         }
     }
 
@@ -105,11 +105,11 @@ final class Bip37Command implements Runnable {
             int nFlags = flags != null ? flags : update.flagValue();
             int nTweak = tweak != null ? tweak.intValue() : new SecureRandom().nextInt();
             Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(elements, falsePositiveRate, nTweak, nFlags);
-            for (byte[] item : CliInputs.decodeHex(inserts)) {
+            for (byte[] item : CliInputs.decodeHex("--insert", inserts)) {
                 filter.insert(item);
             }
             for (String hash : hashes) {
-                filter.insert(Hash256.fromDisplayHex(hash.strip()));
+                filter.insert(CliInputs.displayHash("--insert-hash", hash));
             }
             for (String outPoint : outPoints) {
                 filter.insertOutPoint(parseOutPoint(outPoint));
@@ -129,7 +129,7 @@ final class Bip37Command implements Runnable {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("outpoint index '" + text.substring(colon + 1) + "' is not a number");
             }
-            return new OutPoint(Hash256.fromDisplayHex(text.substring(0, colon)), index);
+            return new OutPoint(CliInputs.displayHash("--insert-outpoint txid", text.substring(0, colon)), index);
         }
     }
 
@@ -151,7 +151,7 @@ final class Bip37Command implements Runnable {
         @Override
         public Integer call() {
             Bip37BloomFilter filter = filterLoad.parse();
-            Transaction transaction = Transaction.fromHex(tx.strip());
+            Transaction transaction = Transaction.parse(CliInputs.hex("--tx", tx));
             boolean match = filter.isRelevantAndUpdate(transaction);
             PrintWriter out = spec.commandLine().getOut();
             out.println(match ? "match" : "no match");
@@ -205,7 +205,7 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() {
-            MerkleBlock merkleBlock = MerkleBlock.fromHex(merkleBlockHex.strip());
+            MerkleBlock merkleBlock = MerkleBlock.parse(CliInputs.hex("--merkleblock", merkleBlockHex));
             List<MatchedTransaction> matches = merkleBlock.verify();
             PrintWriter out = spec.commandLine().getOut();
             out.println("block        " + merkleBlock.header().hash());

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.common.Hex;
 import picocli.CommandLine.Option;
 
@@ -72,11 +73,44 @@ final class CliInputs {
         return text != null ? text.strip() : readText(file, fileOption, MAX_VALUE_FILE_BYTES).strip();
     }
 
-    /** Each string decoded from hex, in order ({@code ""} is an empty byte string). */
-    static List<byte[]> decodeHex(List<String> hexStrings) {
+    /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */
+    static final int MAX_QUOTED_CHARS = 80;
+
+    /**
+     * {@code text} decoded from hex, stripped first; a refusal names where the text came from
+     * ({@code "--insert 'zz': not a hex digit: 'z' at position 0"}), since the bare message does not say which of a
+     * command's hex values is wrong.
+     *
+     * @param source the option or parameter that gave the text, e.g. {@code "--tx"}
+     */
+    static byte[] hex(String source, String text) {
+        try {
+            return Hex.decode(text.strip());
+        } catch (IllegalArgumentException e) {
+            throw refusal(source, text, e);
+        }
+    }
+
+    /** A 32-byte hash given in display (RPC) order; a refusal names {@code source} as {@link #hex} does. */
+    static Hash256 displayHash(String source, String text) {
+        try {
+            return Hash256.fromDisplayHex(text.strip());
+        } catch (IllegalArgumentException e) {
+            throw refusal(source, text, e);
+        }
+    }
+
+    private static IllegalArgumentException refusal(String source, String text, IllegalArgumentException e) {
+        String value = text.strip();
+        String quoted = value.length() <= MAX_QUOTED_CHARS ? " '" + value + "'" : "";
+        return new IllegalArgumentException(source + quoted + ": " + e.getMessage(), e);
+    }
+
+    /** Each string decoded from hex as {@link #hex} does, in order ({@code ""} is an empty byte string). */
+    static List<byte[]> decodeHex(String source, List<String> hexStrings) {
         List<byte[]> decoded = new ArrayList<>(hexStrings.size());
         for (String hex : hexStrings) {
-            decoded.add(Hex.decode(hex));
+            decoded.add(hex(source, hex));
         }
         return decoded;
     }
@@ -94,7 +128,11 @@ final class CliInputs {
         if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
             lines.remove(lines.size() - 1);
         }
-        return decodeHex(lines);
+        List<byte[]> decoded = new ArrayList<>(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            decoded.add(hex("line " + (i + 1) + " of " + option + " " + file, lines.get(i)));
+        }
+        return decoded;
     }
 
     /**
@@ -171,9 +209,10 @@ final class CliInputs {
         @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
         private Path file;
 
-        /** The block given by either option. */
+        /** The block given by either option; a refusal of its hex names the option (and the file). */
         Block read() throws IOException {
-            return Block.fromHex(oneOf(hex, file, "--block", "--block-file"));
+            String source = hex != null ? "--block" : "--block-file " + file;
+            return Block.parse(CliInputs.hex(source, oneOf(hex, file, "--block", "--block-file")));
         }
     }
 }

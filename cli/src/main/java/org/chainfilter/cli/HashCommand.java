@@ -1,7 +1,6 @@
 package org.chainfilter.cli;
 
 import java.io.PrintWriter;
-import org.chainfilter.common.Hex;
 import org.chainfilter.common.hash.Murmur3;
 import org.chainfilter.common.hash.SipHash24;
 import picocli.CommandLine.Command;
@@ -44,7 +43,7 @@ final class HashCommand implements Runnable {
         @Override
         public void run() {
             int seedBits = parseSeed(seed);
-            byte[] data = Hex.decode(hex);
+            byte[] data = CliInputs.hex("HEX", hex);
             PrintWriter out = spec.commandLine().getOut();
             if (x64) {
                 long[] h = Murmur3.x64_128(seedBits, data);
@@ -75,7 +74,12 @@ final class HashCommand implements Runnable {
 
         @Override
         public void run() {
-            long hash = SipHash24.hash(Hex.decode(key, 16, "key"), Hex.decode(hex));
+            byte[] keyBytes = CliInputs.hex("--key", key);
+            if (keyBytes.length != 16) {
+                throw new IllegalArgumentException(
+                        "--key is " + keyBytes.length + " bytes; SipHash-2-4 takes a key of exactly 16 bytes");
+            }
+            long hash = SipHash24.hash(keyBytes, CliInputs.hex("HEX", hex));
             spec.commandLine().getOut().printf("%016x%n", bytes ? Long.reverseBytes(hash) : hash);
         }
     }

@@ -82,7 +82,32 @@ class Bip158CommandTest {
         assertEquals(1, run.status, run::toString);
         assertEquals("chainfilter: GCS filter has 1 bytes of excess data after its N = 3 elements" + NL, run.err);
         CliRun shortHash = CliRun.of("bip158", "match", "--filter", FILTER, "--block-hash", "00", PAID);
-        assertEquals("chainfilter: display hash is 1 bytes; it must be exactly 32 bytes" + NL, shortHash.err);
+        assertEquals("chainfilter: --block-hash '00': display hash is 1 bytes; it must be exactly 32 bytes" + NL,
+                shortHash.err);
+        CliRun badDigit = CliRun.of("bip158", "match", "--filter", "03zz", "--block-hash", BLOCK_HASH, PAID);
+        assertEquals("chainfilter: --filter '03zz': not a hex digit: 'z' at position 2" + NL, badDigit.err);
+        CliRun badScript = CliRun.of("bip158", "match", "--filter", FILTER, "--block-hash", BLOCK_HASH, PAID, "abc");
+        assertEquals("chainfilter: SCRIPT 'abc': hex string has an odd number of digits (3)" + NL, badScript.err);
+    }
+
+    /** A bad --prev-header is refused before anything is printed, so no partial answer reaches stdout. */
+    @Test
+    void buildRefusesABadPreviousHeaderBeforePrinting(@TempDir Path dir) throws IOException {
+        CliRun run = CliRun.of("bip158", "build", "--block", BLOCK, "--spent", SPENT, "--prev-header", "00");
+        assertEquals(1, run.status, run::toString);
+        assertEquals("", run.out);
+        assertEquals("chainfilter: --prev-header '00': display hash is 1 bytes; it must be exactly 32 bytes" + NL,
+                run.err);
+        CliRun spent = CliRun.of("bip158", "build", "--block", BLOCK, "--spent", "0g");
+        assertEquals("chainfilter: --spent '0g': not a hex digit: 'g' at position 1" + NL, spent.err);
+        Path list = Files.writeString(dir.resolve("spent.txt"), SPENT + "\nxyz\n");
+        CliRun file = CliRun.of("bip158", "build", "--block", BLOCK, "--spent-file", list.toString());
+        assertEquals("chainfilter: line 2 of --spent-file " + list + " 'xyz': hex string has an odd number of digits"
+                + " (3)" + NL, file.err);
+        Path block = Files.writeString(dir.resolve("block.hex"), BLOCK.substring(0, 161) + "\n");
+        CliRun odd = CliRun.of("bip158", "build", "--block-file", block.toString(), "--spent", SPENT);
+        assertEquals("chainfilter: --block-file " + block + ": hex string has an odd number of digits (161)" + NL,
+                odd.err);
     }
 
     @Test

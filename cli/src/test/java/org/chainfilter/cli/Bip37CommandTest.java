@@ -67,6 +67,31 @@ class Bip37CommandTest {
         assertEquals("chainfilter: --tweak is 4294967296; nTweak is 0..4294967295" + NL, tweak.err);
     }
 
+    /** A hex value that does not decode is refused naming the option it came from (and the value when short). */
+    @Test
+    void badHexNamesItsOption() {
+        CliRun insert = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "0",
+                "--insert", "00", "--insert", "zz");
+        assertEquals(1, insert.status, insert::toString);
+        assertEquals("chainfilter: --insert 'zz': not a hex digit: 'z' at position 0" + NL, insert.err);
+        CliRun hash = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--insert-hash", "00");
+        assertEquals("chainfilter: --insert-hash '00': display hash is 1 bytes; it must be exactly 32 bytes" + NL,
+                hash.err);
+        CliRun outPoint = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--insert-outpoint",
+                "abc:0");
+        assertEquals("chainfilter: --insert-outpoint txid 'abc': hex string has an odd number of digits (3)" + NL,
+                outPoint.err);
+        CliRun filterLoad = CliRun.of("bip37", "match", "--filterload", "0x0", "--tx", TX);
+        assertEquals("chainfilter: --filterload '0x0': hex string has an odd number of digits (1)" + NL,
+                filterLoad.err);
+        CliRun tx = CliRun.of("bip37", "match", "--filterload", "00000000000000000000", "--tx", TX + "g0");
+        assertEquals("chainfilter: --tx: not a hex digit: 'g' at position " + TX.length() + NL, tx.err);
+        CliRun block = CliRun.of("bip37", "merkleblock", "--filterload", "00000000000000000000", "--block", "0");
+        assertEquals("chainfilter: --block '0': hex string has an odd number of digits (1)" + NL, block.err);
+        CliRun merkleBlock = CliRun.of("bip37", "verify", "--merkleblock", "xy");
+        assertEquals("chainfilter: --merkleblock 'xy': not a hex digit: 'x' at position 0" + NL, merkleBlock.err);
+    }
+
     @Test
     void matchUpdatesTheFilterUnderUpdateAll() {
         String filter = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.000001", "--tweak", "0",

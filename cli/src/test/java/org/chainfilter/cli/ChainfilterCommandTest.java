@@ -106,8 +106,10 @@ class ChainfilterCommandTest {
 
     @Test
     void badHexIsOneLine() {
-        assertOneLineError(CliRun.of("hash", "murmur3", "0g"), 1, "not a hex digit: 'g' at position 1");
-        assertOneLineError(CliRun.of("hash", "murmur3", "abc"), 1, "hex string has an odd number of digits (3)");
+        assertOneLineError(CliRun.of("hash", "murmur3", "0g"), 1, "HEX '0g': not a hex digit: 'g' at position 1");
+        assertOneLineError(CliRun.of("hash", "murmur3", "abc"), 1, "HEX 'abc': hex string has an odd number of digits (3)");
+        assertOneLineError(CliRun.of("hash", "siphash", "--key", "zz", "00"), 1,
+                "--key 'zz': not a hex digit: 'z' at position 0");
     }
 
     @Test
@@ -123,7 +125,7 @@ class ChainfilterCommandTest {
     @Test
     void siphashKeyMustBe16Bytes() {
         assertOneLineError(CliRun.of("hash", "siphash", "--key", "0001", "00"), 1,
-                "key is 2 bytes; it must be exactly 16 bytes");
+                "--key is 2 bytes; SipHash-2-4 takes a key of exactly 16 bytes");
     }
 
     @Test
