@@ -134,6 +134,9 @@ class ChainfilterCommandTest {
                 "false-positive rate is 1.5; it must be strictly between 0 and 1");
         assertOneLineError(CliRun.of("math", "--elements", "0", "--fp", "0.01"), 1,
                 "expected element count is 0; it must be at least 1");
+        assertOneLineError(CliRun.of("math", "--elements", "1e6", "--fp", "1e-77"), 1,
+                "false-positive rate is 1.0E-77; its optimal shape needs 256 hash functions, more than the 255 a shape"
+                        + " allows (the rate must be at least about 1.2e-77)");
     }
 
     @Test

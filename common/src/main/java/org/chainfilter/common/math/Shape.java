@@ -30,11 +30,18 @@ public final class Shape {
      * The optimal shape for {@code expectedElements} at {@code falsePositiveRate}:
      * {@code m = ceil(-n ln p / (ln 2)^2)}, {@code k = max(1, round((m/n) ln 2))} (see {@link BloomMath}).
      *
-     * @throws IllegalArgumentException if the optimal {@code k} exceeds 255 (a rate below about 10^-77)
+     * @throws IllegalArgumentException if the optimal {@code k} exceeds 255, i.e. the rate is below about
+     *     {@code 2^-255.5 ≈ 1.2e-77} ({@code k ≈ log2(1/p)}); the message names the rate, not only {@code k}
      */
     public static Shape fromElementsAndRate(long expectedElements, double falsePositiveRate) {
         long m = BloomMath.optimalBitCount(expectedElements, falsePositiveRate);
-        return new Shape(m, BloomMath.optimalHashFunctionCount(expectedElements, m));
+        int k = BloomMath.optimalHashFunctionCount(expectedElements, m);
+        if (k > MAX_HASH_FUNCTION_COUNT) {
+            throw new IllegalArgumentException("false-positive rate is " + falsePositiveRate + "; its optimal shape"
+                    + " needs " + k + " hash functions, more than the " + MAX_HASH_FUNCTION_COUNT
+                    + " a shape allows (the rate must be at least about 1.2e-77)");
+        }
+        return new Shape(m, k);
     }
 
     /** {@code m}, the number of bits. */

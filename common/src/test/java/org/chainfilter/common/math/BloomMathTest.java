@@ -134,7 +134,11 @@ class BloomMathTest {
         assertEquals("bit count is 0; it must be at least 1",
                 assertThrows(IllegalArgumentException.class, () -> Shape.of(0, 3)).getMessage());
         // -log2(1e-80) = 265.75: more hash functions than the binary forms can record
-        assertEquals("hash function count is 266; it must be within [1, 255]",
+        assertEquals("false-positive rate is 1.0E-80; its optimal shape needs 266 hash functions, more than the 255 a"
+                + " shape allows (the rate must be at least about 1.2e-77)",
                 assertThrows(IllegalArgumentException.class, () -> Shape.fromElementsAndRate(10, 1e-80)).getMessage());
+        // the bound the message states: 2^-255.5 = 1.22e-77 is the last rate whose k rounds to 255
+        assertEquals(255, Shape.fromElementsAndRate(1000, 1.23e-77).hashFunctionCount());
+        assertThrows(IllegalArgumentException.class, () -> Shape.fromElementsAndRate(1000, 1.21e-77));
     }
 }
