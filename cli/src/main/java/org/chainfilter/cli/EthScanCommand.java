@@ -244,8 +244,9 @@ final class EthScanCommand implements Callable<Integer> {
             @Override
             public void onRangeSplit(long fromBlockOfRange, long toBlockOfRange, String problem) {
                 if (!quiet) {
-                    err.printf(Locale.ROOT, "the node refused eth_getLogs %d..%d (%s): splitting it%n",
-                            fromBlockOfRange, toBlockOfRange, problem);
+                    // Refused by the node, or cut off twice by --rpc-timeout: the problem says which.
+                    err.printf(Locale.ROOT, "splitting eth_getLogs %d..%d in halves (%s)%n", fromBlockOfRange,
+                            toBlockOfRange, problem);
                 }
             }
         };

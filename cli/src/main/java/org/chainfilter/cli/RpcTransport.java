@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
  * options checked and named here. Every call, from connecting to the last byte, is bounded by {@code --rpc-timeout}
  * (web3j's default client has per-read timeouts only, so a node sending its answer a byte at a time would hold the
  * command forever), and every answer by {@code --rpc-max-response-bytes} (web3j reads a whole answer into memory, so an
- * endless one would exhaust the heap). A call cut off by the timeout is retried as a transient failure; an answer too
- * large makes the scanner split its {@code eth_getLogs} range, or stops the command.
+ * endless one would exhaust the heap). A call cut off by the timeout is retried as a transient failure, and an
+ * {@code eth_getLogs} range of {@code eth scan} cut off twice in a row is split in halves; an answer too large makes
+ * the scanner split its {@code eth_getLogs} range, or stops the command.
  */
 final class RpcTransport {
     /** The default bound of one JSON-RPC call: above the 30-60 s that providers allow a heavy eth_getLogs. */
@@ -33,7 +34,8 @@ final class RpcTransport {
     static final class Options {
         @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + DEFAULT_TIMEOUT_SECONDS,
                 description = "The most one JSON-RPC call may take, connecting to last byte (1..3600, default"
-                        + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one.")
+                        + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one, and an eth_getLogs range"
+                        + " of eth scan cut off twice in a row is split in halves.")
         private int timeoutSeconds;
 
         @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",

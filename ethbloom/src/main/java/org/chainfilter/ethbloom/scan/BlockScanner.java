@@ -30,10 +30,20 @@ import org.web3j.protocol.core.methods.response.Log;
  * {@code eth_getLogs} with the filter for the candidate blocks: a run of at most {@code byHashMaxRun} consecutive
  * candidates block by block by the hash of the header just judged (EIP-234 {@code blockHash}), all such calls of the
  * batch in one JSON-RPC batch; a longer run as block ranges (at most {@code maxLogRangeBlocks} per call, fewer after a
- * provider refused a range); then the exact test {@link LogFilter#matches} (geth {@code filterLogs}; a provider that
- * ignores trailing wildcard positions, such as anvil or reth, returns extra logs that this test removes), and every
- * log's {@code blockHash} checked against the header read in the same batch. A missing, empty or malformed
- * {@code logsBloom} means "unknown": the block is fetched, never skipped.
+ * provider refused a range, or this client's timeout cut a range off twice in a row: the node cannot answer that
+ * span in the time the client waits); then the exact test {@link LogFilter#matches} (geth {@code filterLogs}; a
+ * provider that ignores trailing wildcard positions, such as anvil or reth, returns extra logs that this test
+ * removes), and every log's {@code blockHash} checked against the header read in the same batch. A missing, empty or
+ * malformed {@code logsBloom} means "unknown": the block is fetched, never skipped.
+ *
+ * <p><b>Timeouts.</b> A call this client gives up on (the transport's call or read timeout, e.g.
+ * {@link BoundedHttp}'s) is retried like any transient failure, with one exception: an {@code eth_getLogs} range of
+ * more than one block cut off a second time is split in halves, as a refused range is. A JSON-RPC batch of log
+ * queries cut off as a whole counts as the first timeout of each of its queries, and the scan sends each later
+ * {@code eth_getLogs} in a request of its own, so that the next timeout is one query's own. A block asked for alone
+ * or by hash is not split: when it keeps timing out the scan ends with a {@link ScanException} naming it. A node that
+ * answers headers but no log query at all thus costs up to two timeouts per halving of the span plus the retries of
+ * one block before the scan fails.
  *
  * <p><b>Why by hash.</b> Behind a load balancer the header of block N may come from a backend that has N while an
  * {@code eth_getLogs} range reaches one that does not have it yet, and that backend answers with the logs up to its

@@ -22,7 +22,8 @@ import org.web3j.protocol.http.HttpService;
  * <ul>
  *   <li><b>Time.</b> Every call, from connecting to the last byte of the answer, ends within the call timeout
  *   (OkHttp {@code callTimeout}). web3j's default client has per-read timeouts only, so an answer sent a byte at a
- *   time keeps a call alive forever.</li>
+ *   time keeps a call alive forever. A call cut off is retried; an {@code eth_getLogs} range cut off twice in a row
+ *   is split by the scanner, as a range the node refuses is.</li>
  *   <li><b>Size.</b> web3j reads a whole answer into one byte array ({@code ResponseBody.bytes()}, or
  *   {@code string()} for an HTTP error) before parsing it, so an endless or gigantic body would exhaust memory within
  *   one call. Here the body is counted as it is read and the call fails with a {@link ResponseTooLargeException}

@@ -1,6 +1,7 @@
 package org.chainfilter.ethbloom.scan;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -17,10 +18,11 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  *   {@code --rpc.rangelimit} "exceed maximum block range"; Besu {@code -32602}/"Requested range exceeds maximum range
  *   limit"; geth and Alchemy "query timeout exceeded" (a query too heavy to finish: "consider reducing your block
  *   range"); HTTP 413; an answer above this client's own size limit ({@link ResponseTooLargeException});</li>
- *   <li>transient: connection failures and timeouts, HTTP 429 and 5xx, Infura {@code -32005} when its message speaks of
- *   a rate or request count, "header not found" / "unknown block" (geth, anvil; also their answer to an EIP-234
- *   {@code blockHash} query for a block they do not have), erigon's "block not found: …" and Nethermind's -32001
- *   "… could not be found" from a load-balanced backend that lags, and geth's
+ *   <li>transient: connection failures and timeouts (this client's own timeout on an {@code eth_getLogs} range
+ *   splits it when it happens twice: {@link #isClientTimeout}), HTTP 429 and 5xx, Infura {@code -32005} when its
+ *   message speaks of a rate or request count, "header not found" / "unknown block" (geth, anvil; also their answer
+ *   to an EIP-234 {@code blockHash} query for a block they do not have), erigon's "block not found: …" and
+ *   Nethermind's -32001 "… could not be found" from a load-balanced backend that lags, and geth's
  *   {@code -32602} "block range extends beyond current head block" (execution-apis
  *   {@code eth_getLogs/filter-error-future-block-range}) from one whose head is below blocks another backend already
  *   served, "timeout" and "try again";</li>
@@ -108,6 +110,24 @@ final class ProviderErrors {
             return Kind.TRANSIENT;
         }
         return Kind.FATAL;
+    }
+
+    /**
+     * Whether {@code failure} is this client giving up on an answer that did not come in time: OkHttp's call timeout
+     * ({@link BoundedHttp}) ends a call with an {@link InterruptedIOException} "timeout", its read timeout with a
+     * {@link java.net.SocketTimeoutException} (a subclass). Such a call reached the node, which may still be working
+     * on it: unlike the node's own "query timeout exceeded" it does not say the query was too heavy, only that it
+     * took longer than this client waits, so the scanner retries it first and splits an {@code eth_getLogs} range only
+     * when it times out again. A connect timeout ("connect timed out") is not one: the node was never reached.
+     */
+    static boolean isClientTimeout(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedIOException) {
+                String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
+                return !message.contains("connect");
+            }
+        }
+        return false;
     }
 
     private static boolean containsAny(String text, String[] needles) {

@@ -27,8 +27,9 @@ import org.web3j.protocol.core.methods.response.Log;
 
 /**
  * The JSON-RPC side of one scan: batched calls, bounded retries with backoff, smaller batches when a provider refuses a
- * batch, and {@code eth_getLogs} ranges split in half when a provider refuses a range. Not thread-safe; one per scan,
- * so that what it learns about a provider's limits lasts for that scan.
+ * batch, and {@code eth_getLogs} ranges split in half when a provider refuses a range or when this client's own
+ * timeout cuts the range off twice. Not thread-safe; one per scan, so that what it learns about a provider's limits
+ * lasts for that scan.
  */
 final class RpcSession {
     /** Waits between retries; tests replace it to run without sleeping. */
@@ -63,7 +64,16 @@ final class RpcSession {
         }
     }
 
-    private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND }
+    /**
+     * What became of one request: answered; refused as too large; failed transiently; failed for good; to be sent
+     * again in a smaller batch (no attempt lost); sent alone and cut off by this client's timeout
+     * ({@link ProviderErrors#isClientTimeout}); or in a batch that was cut off by it as a whole.
+     */
+    private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND, TIMED_OUT, BATCH_TIMED_OUT }
+
+    /** Why a range cut off by the client's timeout is not cut further. */
+    private static final String UNSPLITTABLE =
+            "one block cannot be asked for in a smaller piece: raise the call timeout";
 
     private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
 
@@ -78,6 +88,8 @@ final class RpcSession {
     private final ScanListener listener;
     private int batchSize;
     private long maxLogSpan;
+    /** Set once a batch of {@code eth_getLogs} calls timed out: from then on each goes in a request of its own. */
+    private boolean logCallsAlone;
     private long retries;
     private long rangeSplits;
 
@@ -189,6 +201,17 @@ final class RpcSession {
      * <p>A node that does not have a block asked for by hash answers an error (geth, anvil: -32000 "unknown block";
      * erigon "block not found: …"; Nethermind -32001 "… could not be found"), which is transient here: the call is
      * sent again after the backoff, and the scan fails, naming the block, once the retries run out.
+     *
+     * <p><b>This client's timeout.</b> A call the client gives up on (no answer within its call or read timeout)
+     * costs an attempt and is sent again: the node may only have been busy. A range of more than one block that is
+     * cut off a second time is split as a refused range is (listener, {@code rangeSplits}, the narrower span kept for
+     * the rest of the scan): the node cannot answer that much within the time this client waits, as geth says itself
+     * with "query timeout exceeded". A block asked for alone or by hash cannot be split; it is sent again until the
+     * retries run out, and the scan fails naming the block and the timeout. Other transient failures (HTTP 429, 503,
+     * "unknown block") never split. A JSON-RPC batch is cut off as a whole, and its time is the sum of its calls'
+     * (geth answers a batch's calls one after the other), so the one too heavy is not known: the batch costs one
+     * attempt, counts as the first timeout of each of its calls, and from then on this session sends each
+     * {@code eth_getLogs} call in a request of its own, so that a second timeout is the call's own and splits it.
      */
     List<Log> logs(LogFilter filter, List<BlockRange> ranges) {
         List<Log> logs = new ArrayList<>();
@@ -200,8 +223,9 @@ final class RpcSession {
         // After a refusal, one range at a time until one passes: a batch of ranges at a span the provider refuses
         // would be refused as many times as it has ranges.
         boolean probing = false;
+        Map<BlockRange, Integer> timeouts = new HashMap<>();
         while (!pending.isEmpty()) {
-            List<BlockRange> batch = probing ? List.of(pending.poll()) : take(pending);
+            List<BlockRange> batch = probing || logCallsAlone ? List.of(pending.poll()) : take(pending);
             List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
             for (BlockRange range : batch) {
                 requests.add(new Request<>("eth_getLogs", List.of(logFilterParameter(filter, range)), service,
@@ -241,11 +265,25 @@ final class RpcSession {
                         }
                         break;
                     case TOO_LARGE:
-                        maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
-                        rangeSplits++;
+                        split(range, outcome.problem, pending);
                         refused = true;
-                        listener.onRangeSplit(range.first, range.last, outcome.problem);
-                        pending.addFirst(range);
+                        break;
+                    case TIMED_OUT:
+                    case BATCH_TIMED_OUT:
+                        boolean splittable = range.blockHash == null && range.span() > 1;
+                        String timedOut = "no answer within the client's call timeout (" + outcome.problem + ")";
+                        if (outcome.status == Status.TIMED_OUT && splittable
+                                && timeouts.merge(range, 1, Integer::sum) >= 2) {
+                            split(range, timedOut + ", twice", pending);
+                            refused = true;
+                        } else {
+                            if (outcome.status == Status.BATCH_TIMED_OUT) {
+                                timeouts.merge(range, 1, Integer::sum);
+                                logCallsAlone = true;
+                            }
+                            problem = range + ": " + timedOut + (splittable ? "" : "; " + UNSPLITTABLE);
+                            pending.addFirst(range);
+                        }
                         break;
                     default:
                         problem = outcome.status == Status.TRANSIENT ? range + ": " + outcome.problem : problem;
@@ -264,6 +302,17 @@ final class RpcSession {
             settle(attempts, outcomes, problem);
         }
         return logs;
+    }
+
+    /**
+     * Halves the span for the rest of the session (a narrower one may pass where {@code range} did not), tells the
+     * listener, and puts {@code range} back in front of {@code pending}, to be cut to the new span.
+     */
+    private void split(BlockRange range, String problem, ArrayDeque<BlockRange> pending) {
+        maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
+        rangeSplits++;
+        listener.onRangeSplit(range.first, range.last, problem);
+        pending.addFirst(range);
     }
 
     /** {@code range} in pieces of at most the span the provider accepts; a block asked for by hash as it is. */
@@ -381,7 +430,8 @@ final class RpcSession {
      * JSON-RPC batch whose answers are matched to requests by id (web3j keeps the provider's order, which JSON-RPC 2.0
      * does not fix). A batch the provider refuses as a whole (or inside its answer, as geth does:
      * {@link ProviderErrors#refusesBatch}), or answers with something other than an array, halves the batch size and
-     * asks for the requests to be sent again.
+     * asks for the requests to be sent again. A request or batch cut off by this client's timeout is told apart from
+     * other transient failures ({@link Status#TIMED_OUT}, {@link Status#BATCH_TIMED_OUT}), for {@link #logs} to split.
      */
     private List<Outcome> round(List<? extends Request<?, ? extends Response<?>>> requests) {
         List<Outcome> outcomes = new ArrayList<>(requests.size());
@@ -390,7 +440,9 @@ final class RpcSession {
                 try {
                     outcomes.add(outcomeOf(request.send()));
                 } catch (IOException | RuntimeException e) {
-                    outcomes.add(new Outcome(status(ProviderErrors.classify(e)), null, describe(e)));
+                    Kind kind = ProviderErrors.classify(e);
+                    outcomes.add(new Outcome(kind == Kind.TRANSIENT && ProviderErrors.isClientTimeout(e)
+                            ? Status.TIMED_OUT : status(kind), null, describe(e)));
                 }
             }
             return outcomes;
@@ -402,7 +454,8 @@ final class RpcSession {
             answer = batch.send();
         } catch (IOException | RuntimeException e) {
             Kind kind = ProviderErrors.classify(e);
-            Status status = kind == Kind.TRANSIENT ? Status.TRANSIENT : Status.RESEND;
+            Status status = kind != Kind.TRANSIENT ? Status.RESEND
+                    : ProviderErrors.isClientTimeout(e) ? Status.BATCH_TIMED_OUT : Status.TRANSIENT;
             if (status == Status.RESEND) {
                 batchSize = Math.max(1, requests.size() / 2);
             }

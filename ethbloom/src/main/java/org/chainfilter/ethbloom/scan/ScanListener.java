@@ -18,7 +18,10 @@ public interface ScanListener {
     default void onRetry(String call, int failure, Duration delay, String problem) {
     }
 
-    /** The provider refused an {@code eth_getLogs} range as too large; it is being fetched as two halves. */
+    /**
+     * An {@code eth_getLogs} range is being fetched in halves, and no later range is wider: the provider refused it as
+     * too large, or this client's timeout cut it off twice in a row ({@code problem} says which).
+     */
     default void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
     }
 

@@ -26,7 +26,8 @@ import org.chainfilter.ethbloom.LogsBloom;
  * @param bloomBitsSet          the sum of the bits set in the known blooms
  * @param saturatedBlocks       known blooms with at least {@value #SATURATED_FRACTION} of their bits set
  * @param retries               calls sent again after a transient failure
- * @param rangeSplits           {@code eth_getLogs} ranges split because the provider refused them
+ * @param rangeSplits           {@code eth_getLogs} ranges split because the provider refused them or they timed out
+ *                              twice on this client's side
  */
 public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock, long headBlock, int confirmations,
                           boolean resumed, boolean matchAllFilter, long blocksScanned, long blocksSkippedByBloom,

@@ -1,8 +1,11 @@
 package org.chainfilter.ethbloom.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
@@ -84,5 +87,19 @@ class ProviderErrorsTest {
         // Above this client's own size limit: an IOException, but the same call would bring the same answer.
         assertEquals(Kind.TOO_LARGE, ProviderErrors.classify(new ResponseTooLargeException("too large", 100)));
         assertEquals(Kind.FATAL, ProviderErrors.classify(0, null));
+    }
+
+    @Test
+    void tellsThisClientsTimeoutsFromOtherTransportFailures() {
+        // OkHttp's call timeout (BoundedHttp), its read timeout, and either as the cause of another exception
+        assertTrue(ProviderErrors.isClientTimeout(new InterruptedIOException("timeout")));
+        assertTrue(ProviderErrors.isClientTimeout(new SocketTimeoutException("Read timed out")));
+        assertTrue(ProviderErrors.isClientTimeout(new IOException("canceled", new InterruptedIOException("timeout"))));
+        // the node never reached, or failed otherwise: not a query too slow to answer
+        assertFalse(ProviderErrors.isClientTimeout(new SocketTimeoutException("Connect timed out")));
+        assertFalse(ProviderErrors.isClientTimeout(new ConnectException("Connection refused")));
+        assertFalse(ProviderErrors.isClientTimeout(new IOException("unexpected end of stream")));
+        assertFalse(ProviderErrors.isClientTimeout(new ClientConnectionException("Invalid response received: 503;")));
+        assertFalse(ProviderErrors.isClientTimeout(new ResponseTooLargeException("too large", 100)));
     }
 }

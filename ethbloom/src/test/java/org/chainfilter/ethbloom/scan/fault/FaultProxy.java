@@ -85,7 +85,11 @@ final class FaultProxy implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    /**
+     * Enough threads that requests held for the delay (the client has given up on them and sent the next) do not
+     * queue the requests after them.
+     */
+    private final ExecutorService executor = Executors.newFixedThreadPool(16);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI node;
     private final Script script;

@@ -1,0 +1,207 @@
+package org.chainfilter.ethbloom.scan.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.BoundedHttp;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanException;
+import org.chainfilter.ethbloom.scan.ScanListener;
+import org.chainfilter.ethbloom.scan.ScanSummary;
+import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
+import org.chainfilter.ethbloom.scan.node.LogText;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A node too slow for some {@code eth_getLogs} queries, seen from the client: a {@link FaultProxy} in front of anvil
+ * holds every HTTP request carrying such a query for {@link #STALL}, longer than the client's call timeout
+ * ({@link BoundedHttp}, {@link #CALL_TIMEOUT}), so the client gives up before any answer comes, as it does when a
+ * range is too heavy for the node to answer in time. A range that times out twice is split, and the narrower span is
+ * kept; a batch of ranges that times out makes the scanner send its queries one per request; a single block (by
+ * number or by hash) that keeps timing out ends the scan, naming the block and the timeout. Before the scanner split
+ * on its own timeouts, it resent the same range until the retries ran out.
+ */
+@ExtendWith(AnvilChainExtension.class)
+@Timeout(60)
+class ClientTimeoutTest {
+    private static final Duration CALL_TIMEOUT = Duration.ofMillis(300);
+    private static final Duration STALL = Duration.ofMillis(700);
+    private static final RetryPolicy PATIENT = RetryPolicy.of(8, Duration.ofMillis(5), Duration.ofMillis(50));
+    private static final RetryPolicy SHORT = RetryPolicy.of(3, Duration.ofMillis(5), Duration.ofMillis(10));
+    /** The widest {@code eth_getLogs} range the "node" answers within the call timeout. */
+    private static final long ANSWERED_SPAN = 10;
+
+    /**
+     * Every range wider than {@link #ANSWERED_SPAN} stalls. With the default span the first run, 0..39, goes alone: it
+     * times out twice and is split, then 0..19 likewise; from then on every range is 10 blocks wide and none stalls,
+     * and batches of ranges are kept. With a span of 20 the run goes as 0..19 and 20..39 in one batch, which times out
+     * as a whole: that is the first timeout of each, so 0..19 sent alone and timing out is split at once, and every
+     * later {@code eth_getLogs} goes in a request of its own.
+     */
+    @ParameterizedTest(name = "max log range {0}")
+    @CsvSource({"2000, 0..39 0..19, 4, 1, false", "20, 0..19, 2, 2, true"})
+    void aRangeThatTimesOutTwiceIsSplitAndTheNarrowerSpanIsKept(long maxLogRange, String firstSplits,
+                                                                int stalledRequests, int firstStalledCalls,
+                                                                boolean logCallsAloneAfterwards, TestChain chain)
+            throws IOException {
+        Stalls stalls = new Stalls(call -> ScannerFaultTest.logRangeSpan(call) > ANSWERED_SPAN);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> splits = new CopyOnWriteArrayList<>();
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, splits).headerBatchSize(40)
+                    .maxLogRangeBlocks(maxLogRange).byHashMaxRun(0));
+            List<String> expectedSplits = List.of(firstSplits.split(" "));
+            assertTrue(splits.size() >= expectedSplits.size(), splits::toString);
+            assertEquals(expectedSplits, splits.subList(0, expectedSplits.size()), splits::toString);
+            assertEquals(stalledRequests, proxy.faults(), "stalled requests");
+            assertEquals(firstStalledCalls, stalls.firstStalledBatchSize, "calls in the first stalled request");
+            assertEquals(logCallsAloneAfterwards, stalls.logBatchesAfterFirstStall == 0,
+                    "eth_getLogs batches after the first stall: " + stalls.logBatchesAfterFirstStall);
+            assertEquals(splits.size(), summary.rangeSplits(), summary::report);
+            assertTrue(summary.retries() >= 1, summary::report);
+        }
+    }
+
+    @Test
+    void otherTransientFailuresOfARangeAreRetriedNeverSplit(TestChain chain) throws IOException {
+        AtomicInteger logRequests = new AtomicInteger();
+        FaultProxy.Script busy = FaultProxy.Script.transports((number, body) -> {
+            if (!body.toString().contains("eth_getLogs")) {
+                return FaultProxy.Transport.PASS;
+            }
+            int n = logRequests.incrementAndGet();
+            return n > 4 ? FaultProxy.Transport.PASS
+                    : n % 2 == 1 ? FaultProxy.Transport.HTTP_503 : FaultProxy.Transport.HTTP_429;
+        });
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), busy, Duration.ZERO)) {
+            List<String> splits = new CopyOnWriteArrayList<>();
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, splits).headerBatchSize(40)
+                    .byHashMaxRun(0));
+            assertEquals(4, proxy.faults());
+            assertEquals(List.of(), splits);
+            assertEquals(0, summary.rangeSplits());
+            assertTrue(summary.retries() >= 4, summary::report);
+        }
+    }
+
+    @Test
+    void aBlockWhoseRangeKeepsTimingOutEndsTheScanNamingTheBlockAndTheTimeout(TestChain chain) throws IOException {
+        long slowBlock = 5;
+        Stalls stalls = new Stalls(call -> coversBlock(call, slowBlock, null));
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> splits = new CopyOnWriteArrayList<>();
+            BlockScanner scanner = scanner(proxy, splits).headerBatchSize(8).byHashMaxRun(0).retryPolicy(SHORT)
+                    .build();
+            ScanException failed = assertThrows(ScanException.class,
+                    () -> scanner.scan(LogFilter.matchAll(), 0, chain.head(), log -> { }));
+            assertEquals("eth_getLogs failed 3 times in a row (retry limit 3); last error: block 5: no answer within"
+                    + " the client's call timeout (InterruptedIOException: timeout); one block cannot be asked for in a"
+                    + " smaller piece: raise the call timeout", failed.getMessage());
+            // 0..7, 4..7, 4..5: each timed out twice and was halved.
+            assertEquals(List.of("0..7", "4..7", "4..5"), splits);
+        }
+    }
+
+    @Test
+    void aBlockAskedForByHashThatKeepsTimingOutEndsTheScanNamingTheBlockAndTheTimeout(TestChain chain)
+            throws IOException {
+        long slowBlock = 5;
+        String hash = chain.node().rpc("eth_getBlockByNumber", "0x5", false).get("hash").asText();
+        Stalls stalls = new Stalls(call -> coversBlock(call, slowBlock, hash));
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> splits = new CopyOnWriteArrayList<>();
+            BlockScanner scanner = scanner(proxy, splits).headerBatchSize(8).retryPolicy(SHORT).build();
+            ScanException failed = assertThrows(ScanException.class,
+                    () -> scanner.scan(LogFilter.matchAll(), 0, chain.head(), log -> { }));
+            assertEquals("eth_getLogs failed 3 times in a row (retry limit 3); last error: block 5 by hash " + hash
+                    + ": no answer within the client's call timeout (InterruptedIOException: timeout); one block"
+                    + " cannot be asked for in a smaller piece: raise the call timeout", failed.getMessage());
+            assertEquals(List.of(), splits);
+        }
+    }
+
+    /** A scanner through the proxy with the short call timeout, recording each range split as "first..last". */
+    private static BlockScanner.Builder scanner(FaultProxy proxy, List<String> splits) {
+        return BlockScanner.builder(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
+                BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES)).retryPolicy(PATIENT).listener(new ScanListener() {
+                    @Override
+                    public void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
+                        splits.add(fromBlock + ".." + toBlockInclusive);
+                    }
+                });
+    }
+
+    /** A match-all scan of the whole chain through the proxy, which must equal the node's own answer. */
+    private static ScanSummary scanEqualsNode(TestChain chain, FaultProxy proxy, BlockScanner.Builder scanner) {
+        List<String> emitted = new ArrayList<>();
+        ScanSummary summary = scanner.build().scan(LogFilter.matchAll(), 0, chain.head(),
+                log -> emitted.add(LogText.of(log)));
+        assertEquals(ScannerFaultTest.nodeAnswer(chain.node(), List.of(), 0, chain.head()), emitted);
+        assertEquals(emitted.size(), new HashSet<>(emitted).size(), "no log repeated");
+        return summary;
+    }
+
+    /** Whether {@code call} is an {@code eth_getLogs} for a range holding {@code block}, or by {@code hash}. */
+    private static boolean coversBlock(JsonNode call, long block, String hash) {
+        if (!"eth_getLogs".equals(call.path("method").asText())) {
+            return false;
+        }
+        JsonNode filter = call.path("params").path(0);
+        if (filter.has("blockHash")) {
+            return filter.get("blockHash").asText().equalsIgnoreCase(hash);
+        }
+        return Long.decode(filter.path("fromBlock").asText()) <= block
+                && block <= Long.decode(filter.path("toBlock").asText());
+    }
+
+    /**
+     * Holds (for the proxy's delay) every HTTP request holding a call that {@code slow} picks: a node that takes that
+     * long to answer it, and so the whole batch it is in. Records the shape of the requests around the first stall.
+     */
+    private static final class Stalls implements FaultProxy.Script {
+        private final Predicate<JsonNode> slow;
+        volatile int firstStalledBatchSize;
+        volatile int logBatchesAfterFirstStall;
+
+        Stalls(Predicate<JsonNode> slow) {
+            this.slow = slow;
+        }
+
+        @Override
+        public synchronized FaultProxy.Transport transport(int number, JsonNode body) {
+            List<JsonNode> calls = new ArrayList<>();
+            if (body.isArray()) {
+                body.forEach(calls::add);
+            } else {
+                calls.add(body);
+            }
+            boolean logBatch = calls.size() > 1 && "eth_getLogs".equals(calls.get(0).path("method").asText());
+            if (firstStalledBatchSize > 0 && logBatch) {
+                logBatchesAfterFirstStall++;
+            }
+            if (calls.stream().anyMatch(slow)) {
+                if (firstStalledBatchSize == 0) {
+                    firstStalledBatchSize = calls.size();
+                }
+                return FaultProxy.Transport.DELAYED;
+            }
+            return FaultProxy.Transport.PASS;
+        }
+    }
+}
