@@ -7,7 +7,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.chainfilter.common.bits.LongArrayBitStore;
@@ -289,7 +288,7 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
             throw new IllegalArgumentException(
                     "bit count is " + m + "; a filter holds at most " + MAX_WORDS * 64 + " bits");
         }
-        long[] words = readWords(data, (int) wordCount);
+        long[] words = FamilyBinaryForm.readWords(data, (int) wordCount);
         return new BloomFilter<>(encoder, strategy, shape, LongArrayBitStore.fromWords(m, words));
     }
 
@@ -316,22 +315,6 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
                     + in.available() + " more bytes");
         }
         return filter;
-    }
-
-    /**
-     * Reads {@code count} words in pieces of at most 1 MiB, so a stream that claims more words than it holds fails
-     * with an {@link EOFException} after allocating no more than about twice what it actually sent.
-     */
-    private static long[] readWords(DataInputStream data, int count) throws IOException {
-        int chunk = 1 << 17;
-        long[] words = new long[Math.min(count, chunk)];
-        for (int i = 0; i < count; i++) {
-            if (i == words.length) {
-                words = Arrays.copyOf(words, (int) Math.min(count, 2L * words.length));
-            }
-            words[i] = data.readLong();
-        }
-        return words;
     }
 
     /** Equal when the shape, index strategy, key encoder and bits are equal. */

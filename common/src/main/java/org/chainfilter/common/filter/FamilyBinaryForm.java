@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleConsumer;
@@ -144,9 +145,18 @@ final class FamilyBinaryForm {
         }
     }
 
+    /**
+     * Reads {@code count} words in pieces that start at 1 MiB and double, so a stream that claims more words than it
+     * holds (under a caller's generous bound) fails with an {@link java.io.EOFException} after allocating no more
+     * than about twice what it actually sent, never the whole declared array first.
+     */
     static long[] readWords(DataInputStream in, int count) throws IOException {
-        long[] words = new long[count];
+        int chunk = 1 << 17;
+        long[] words = new long[Math.min(count, chunk)];
         for (int i = 0; i < count; i++) {
+            if (i == words.length) {
+                words = Arrays.copyOf(words, (int) Math.min(count, 2L * words.length));
+            }
             words[i] = in.readLong();
         }
         return words;

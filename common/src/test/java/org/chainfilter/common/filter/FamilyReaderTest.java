@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import org.chainfilter.common.Hex;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.math.Shape;
@@ -31,6 +32,24 @@ class FamilyReaderTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
         assertEquals("block count is 4294967295; a blocked filter holds 1 to 268435454 blocks", e.getMessage());
+    }
+
+    /**
+     * A header that declares the largest filter its kind holds (8 to 17 GB of words), under a caller's bound that
+     * allows it, followed by nothing: the reader fails at the end of the stream having allocated about 1 MiB, not the
+     * declared array (which exceeds the tests' 2 GB heap, so allocating it first fails with OutOfMemoryError).
+     */
+    @Test
+    void aStreamThatClaimsTheLargestFilterEndsInEofWithoutTheFullAllocation() {
+        assertThrows(EOFException.class, () -> CountingBloomFilter.readFrom(
+                in("4346464d0101" + "01" + "07" + "00000007ffffff70"), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertThrows(EOFException.class, () -> ConcurrentBloomFilter.readFrom(
+                in("4346464d0401" + "01" + "07" + "0000001ffffffdc0"), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertThrows(EOFException.class, () -> BlockedBloomFilter.readFrom(
+                in("4346464d0302" + "06" + "0ffffffe"), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertThrows(EOFException.class, () -> CuckooFilter.readFrom(
+                in("4346464d0501" + "10" + "0000000040000000" + "00".repeat(8 + 1 + 8 + 8)), KeyEncoder.longs(),
+                Long.MAX_VALUE));
     }
 
     @Test
