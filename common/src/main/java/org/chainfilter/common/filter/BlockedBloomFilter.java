@@ -349,9 +349,14 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not a blocked filter's, a field is out of range, or the filter
      *     is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> BlockedBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+            throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> BlockedBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.BLOCKED, KIND);

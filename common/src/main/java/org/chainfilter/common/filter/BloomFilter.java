@@ -249,11 +249,11 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
      * @param maxBytes the largest binary form the caller accepts, header included
      * @throws IllegalArgumentException if the magic, version, strategy, {@code k} or {@code m} is invalid, the size
      *     exceeds {@code maxBytes}, or bits at or above {@code m} are set
-     * @throws EOFException if the stream ends before the declared words
+     * @throws EOFException if the stream ends before the declared words ("Bloom filter binary form is truncated: ...")
      */
     public static <T> BloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
-        return read(in, encoder, maxBytes, false);
+        return FamilyBinaryForm.namingTruncation("Bloom filter", () -> read(in, encoder, maxBytes, false));
     }
 
     private static <T> BloomFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes,

@@ -145,9 +145,14 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not this kind's, a field is out of range, bits past the end are
      *     set, or the filter is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> ConcurrentBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+            throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> ConcurrentBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.CONCURRENT,

@@ -215,9 +215,14 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not a counting filter's, a field is out of range, counters past
      *     the end are non-zero, or the filter is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> CountingBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+            throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> CountingBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.COUNTING, KIND,

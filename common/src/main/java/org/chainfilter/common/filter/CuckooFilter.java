@@ -363,9 +363,13 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not a cuckoo filter's, a field is out of range, bits past the
      *     last slot are set, or the filter is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> CuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes) throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> CuckooFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes) throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.CUCKOO, KIND);
         int f = data.readUnsignedByte();

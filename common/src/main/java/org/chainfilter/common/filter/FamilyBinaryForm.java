@@ -3,6 +3,7 @@ package org.chainfilter.common.filter;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -100,6 +101,31 @@ final class FamilyBinaryForm {
                     + "; this reader knows version " + expected + why);
         }
         return data;
+    }
+
+    /** The reading of one binary form. */
+    @FunctionalInterface
+    interface FormReader<F> {
+        F read() throws IOException;
+    }
+
+    /**
+     * Runs {@code reader}, giving an end of stream inside the form a message that names the kind:
+     * {@link DataInputStream}'s {@link EOFException} has none, so a caller could not tell its user what was cut
+     * short. An {@code EOFException} that already has a message (a chain's member named itself) passes unchanged.
+     */
+    static <F> F namingTruncation(String kindName, FormReader<F> reader) throws IOException {
+        try {
+            return reader.read();
+        } catch (EOFException e) {
+            if (e.getMessage() != null) {
+                throw e;
+            }
+            EOFException named = new EOFException(
+                    kindName + " binary form is truncated: the stream ends before the last byte the form declares");
+            named.initCause(e);
+            throw named;
+        }
     }
 
     /**

@@ -192,9 +192,14 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not this kind's, a field is out of range, a table's shape is
      *     not the one {@code P} and the capacity give, or the filter is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> GrowableCuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+            throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> GrowableCuckooFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ChainHeader header =

@@ -219,9 +219,14 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      *
      * @throws IllegalArgumentException if the header is not a scalable filter's, a field is out of range, a stage's
      *     shape is not the one {@code P} and {@code n_0} give, or the filter is larger than {@code maxBytes}
-     * @throws IOException if the stream fails or ends early
+     * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> ScalableBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
+            throws IOException {
+        return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
+    }
+
+    private static <T> ScalableBloomFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ChainHeader header =

@@ -52,6 +52,21 @@ class FamilyReaderTest {
                 Long.MAX_VALUE));
     }
 
+    /** A form cut short is an EOFException that names the kind (DataInputStream's own has no message). */
+    @Test
+    void aTruncatedFormNamesItsKind() {
+        var e = assertThrows(EOFException.class, () -> CountingBloomFilter.readFrom(
+                in("4346464d0101" + "01" + "02" + "0000000000000003" + "00000000"), KeyEncoder.longs(), 100));
+        assertEquals("counting Bloom filter binary form is truncated: the stream ends before the last byte the form"
+                + " declares", e.getMessage());
+        e = assertThrows(EOFException.class, () -> CuckooFilter.readFrom(in("4346464d05"), KeyEncoder.longs(), 100));
+        assertEquals("cuckoo filter binary form is truncated: the stream ends before the last byte the form declares",
+                e.getMessage());
+        e = assertThrows(EOFException.class, () -> BloomFilter.readFrom(in(""), KeyEncoder.longs(), 100));
+        assertEquals("Bloom filter binary form is truncated: the stream ends before the last byte the form declares",
+                e.getMessage());
+    }
+
     @Test
     void countingReaderRefusesCountersPastTheEnd() {
         // 3 counters in one word; the fourth nibble is set.

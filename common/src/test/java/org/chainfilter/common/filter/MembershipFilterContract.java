@@ -231,7 +231,12 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         e = assertThrows(IllegalArgumentException.class, () -> read(badVersion, Long.MAX_VALUE));
         assertTrue(e.getMessage().endsWith(" version is 9; this reader knows version " + formVersion()),
                 e.getMessage());
-        assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, bytes.length - 1), Long.MAX_VALUE));
+        var eof = assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, bytes.length - 1), Long.MAX_VALUE));
+        assertTrue(eof.getMessage().endsWith(
+                " binary form is truncated: the stream ends before the last byte the form declares"), eof.getMessage());
+        eof = assertThrows(EOFException.class, () -> read(Arrays.copyOf(bytes, 2), Long.MAX_VALUE));
+        assertTrue(eof.getMessage().endsWith(
+                " binary form is truncated: the stream ends before the last byte the form declares"), eof.getMessage());
     }
 
     /**
