@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.chainfilter.common.Hex;
@@ -43,6 +44,13 @@ import org.web3j.protocol.core.methods.response.Log;
  * (default 12, one mainnet slot), {@code --max-polls N} (default: watch until stopped).
  */
 public final class ContractEventWatcher {
+    /** The options the watcher takes; any other is refused, so a misspelt one cannot fall back to its default. */
+    static final List<String> OPTIONS = List.of("--rpc", "--address", "--event", "--from", "--confirmations",
+            "--checkpoint", "--poll-seconds", "--max-polls");
+    /** What {@code --help} prints. */
+    static final String USAGE = "usage: ContractEventWatcher --rpc URL --address HEX [--event SIGNATURE] [--from N]"
+            + " [--confirmations N (default 12)] [--checkpoint FILE] [--poll-seconds S (default 12)] [--max-polls N]";
+
     private ContractEventWatcher() {
     }
 
@@ -59,6 +67,10 @@ public final class ContractEventWatcher {
      * @return the exit status: 0, or 1 after such a failure
      */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(USAGE);
+            return 0;
+        }
         try {
             watch(args, out, err);
             return 0;
@@ -158,6 +170,10 @@ public final class ContractEventWatcher {
                 throw new IllegalArgumentException("expected '--option value' pairs; got '" + args[i] + "'"
                         + (i + 1 == args.length ? " without a value" : ""));
             }
+            if (!OPTIONS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown option '" + args[i] + "'; the options are "
+                        + String.join(", ", OPTIONS) + " (--help alone prints the usage)");
+            }
             options.put(args[i], args[i + 1]);
         }
         return options;
@@ -196,7 +212,7 @@ public final class ContractEventWatcher {
     private static String required(Map<String, String> options, String name) {
         String value = options.get(name);
         if (value == null) {
-            throw new IllegalArgumentException(name + " is required (see the class javadoc for the options)");
+            throw new IllegalArgumentException(name + " is required (--help alone prints the usage)");
         }
         return value;
     }

@@ -59,7 +59,14 @@ class ContractEventWatcherTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher.watch(
                 new String[] {"--rpc", chain.node().url()}, utf8(new ByteArrayOutputStream()),
                 utf8(new ByteArrayOutputStream())));
-        assertEquals("--address is required (see the class javadoc for the options)", e.getMessage());
+        assertEquals("--address is required (--help alone prints the usage)", e.getMessage());
+        // A misspelt option was ignored, so '--confrmations 0' watched with the default 12 without a word.
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
+                .watch(new String[] {"--rpc", chain.node().url(), "--confrmations", "0"},
+                        utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
+        assertEquals("unknown option '--confrmations'; the options are --rpc, --address, --event, --from,"
+                + " --confirmations, --checkpoint, --poll-seconds, --max-polls (--help alone prints the usage)",
+                unknown.getMessage());
         IllegalArgumentException dangling = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
                 .watch(new String[] {"--rpc"}, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
         assertEquals("expected '--option value' pairs; got '--rpc' without a value", dangling.getMessage());
@@ -92,6 +99,19 @@ class ContractEventWatcherTest {
                     .watch(args, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
             assertEquals(message, e.getMessage());
         });
+    }
+
+    /** --help prints the usage with status 0; it was refused as 'got '--help' without a value'. */
+    @Test
+    void helpPrintsTheUsage() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, ContractEventWatcher.run(new String[] {"--help"}, utf8(out), utf8(err)));
+        assertEquals(ContractEventWatcher.USAGE + System.lineSeparator(), out.toString(StandardCharsets.UTF_8));
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+        for (String option : ContractEventWatcher.OPTIONS) {
+            assertTrue(ContractEventWatcher.USAGE.contains(option + " "), option);
+        }
     }
 
     /** A node that cannot be reached is one line and status 1; its IOException escaped main as a stack trace. */
