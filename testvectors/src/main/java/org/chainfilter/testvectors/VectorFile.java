@@ -85,6 +85,16 @@ public final class VectorFile {
     }
 
     /**
+     * Jackson's message with each embedded location {@code [Source: REDACTED (`...` disabled); line: 1, column: 1]}
+     * shortened to {@code line 1, column 1}: an unclosed object or list names where it started that way, and the
+     * source description says nothing to a user (the message already names the file).
+     */
+    private static String withoutSourceDescription(String message) {
+        return message == null ? ""
+                : message.replaceAll("\\[Source: .*?; line: (\\d+), column: (\\d+)]", "line $1, column $2");
+    }
+
+    /**
      * Parses the text of a vector file.
      *
      * @param origin where the text came from (a path or resource name), used in every error message
@@ -96,7 +106,7 @@ public final class VectorFile {
         try {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new VectorFormatException(origin + ": not JSON: " + e.getOriginalMessage()
+            throw new VectorFormatException(origin + ": not JSON: " + withoutSourceDescription(e.getOriginalMessage())
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr() + ")"), e);
         }

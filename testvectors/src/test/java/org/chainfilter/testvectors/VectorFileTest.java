@@ -50,6 +50,9 @@ class VectorFileTest {
         assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
                 + "'vectors'; it is array", refused("[1, 2]"));
         assertTrue(refused("{\"suite\": ").startsWith("f.json: not JSON: "), refused("{\"suite\": "));
+        // Jackson's own text named the start of an unclosed list as '[Source: REDACTED (`StreamReadFeature...` ...'
+        assertEquals("f.json: not JSON: Unexpected end-of-input: expected close marker for Array (start marker at"
+                + " line 1, column 1) (line 2, column 1)", refused("[1, 2\n"));
     }
 
     @Test
