@@ -54,14 +54,14 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     /** The most blocks one {@code long[]} holds. */
     public static final int MAX_BLOCKS = (Integer.MAX_VALUE - 8) / WORDS_PER_BLOCK;
 
-    private final KeyEncoder<T> encoder;
+    private final KeyEncoder<? super T> encoder;
     private final int blockCount;
     private final int hashFunctionCount;
     private final long[] words;
     private final Hash128Function putHash = this::putHash;
     private final Hash128Function containsHash = this::containsHash;
 
-    private BlockedBloomFilter(KeyEncoder<T> encoder, int blockCount, int hashFunctionCount, long[] words) {
+    private BlockedBloomFilter(KeyEncoder<? super T> encoder, int blockCount, int hashFunctionCount, long[] words) {
         this.encoder = encoder;
         this.blockCount = blockCount;
         this.hashFunctionCount = hashFunctionCount;
@@ -75,7 +75,8 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
      * @throws IllegalArgumentException if {@code n < 1}, the rate is outside [1e-9, 0.5] or the filter needs more than
      *     {@link #MAX_BLOCKS} blocks
      */
-    public static <T> BlockedBloomFilter<T> create(KeyEncoder<T> encoder, long expectedElements, double falsePositiveRate) {
+    public static <T> BlockedBloomFilter<T> create(KeyEncoder<? super T> encoder,
+            long expectedElements, double falsePositiveRate) {
         if (expectedElements < 1) {
             throw new IllegalArgumentException("expected element count is " + expectedElements + "; it must be at least 1");
         }
@@ -93,7 +94,8 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
      *
      * @throws IllegalArgumentException if the block count is outside [1, {@link #MAX_BLOCKS}] or k outside [1, 24]
      */
-    public static <T> BlockedBloomFilter<T> withShape(KeyEncoder<T> encoder, int blockCount, int hashFunctionCount) {
+    public static <T> BlockedBloomFilter<T> withShape(KeyEncoder<? super T> encoder,
+            int blockCount, int hashFunctionCount) {
         Objects.requireNonNull(encoder, "encoder");
         checkBlockCount(blockCount);
         BlockedBloomMath.checkHashFunctionCount(hashFunctionCount);
@@ -351,12 +353,12 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
      *     is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
-    public static <T> BlockedBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    public static <T> BlockedBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
     }
 
-    private static <T> BlockedBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    private static <T> BlockedBloomFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.BLOCKED, KIND);

@@ -39,7 +39,7 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     static final String KIND = "concurrent Bloom filter";
     private static final IndexStrategy STRATEGY = EnhancedDoubleHashing.INSTANCE;
 
-    private final KeyEncoder<T> encoder;
+    private final KeyEncoder<? super T> encoder;
     private final Shape shape;
     private final long bitCount;
     private final int hashFunctionCount;
@@ -49,7 +49,7 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     private final Hash128Function putHash = this::putHash;
     private final Hash128Function containsHash = this::containsHash;
 
-    private ConcurrentBloomFilter(KeyEncoder<T> encoder, Shape shape, AtomicBitStore bits) {
+    private ConcurrentBloomFilter(KeyEncoder<? super T> encoder, Shape shape, AtomicBitStore bits) {
         this.encoder = encoder;
         this.shape = shape;
         this.bitCount = shape.bitCount();
@@ -63,12 +63,13 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /** A filter for {@code expectedElements} items at {@code falsePositiveRate} with the classic optimal shape. */
-    public static <T> ConcurrentBloomFilter<T> create(KeyEncoder<T> encoder, long expectedElements, double falsePositiveRate) {
+    public static <T> ConcurrentBloomFilter<T> create(KeyEncoder<? super T> encoder,
+            long expectedElements, double falsePositiveRate) {
         return withShape(encoder, Shape.fromElementsAndRate(expectedElements, falsePositiveRate));
     }
 
     /** A filter of {@code shape.bitCount()} bits and {@code shape.hashFunctionCount()} positions per item. */
-    public static <T> ConcurrentBloomFilter<T> withShape(KeyEncoder<T> encoder, Shape shape) {
+    public static <T> ConcurrentBloomFilter<T> withShape(KeyEncoder<? super T> encoder, Shape shape) {
         Objects.requireNonNull(encoder, "encoder");
         Objects.requireNonNull(shape, "shape");
         return new ConcurrentBloomFilter<>(encoder, shape, new AtomicBitStore(shape.bitCount()));
@@ -147,12 +148,12 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
      *     set, or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
-    public static <T> ConcurrentBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    public static <T> ConcurrentBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
     }
 
-    private static <T> ConcurrentBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    private static <T> ConcurrentBloomFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.CONCURRENT,

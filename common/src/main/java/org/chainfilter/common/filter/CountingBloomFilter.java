@@ -41,7 +41,7 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     static final String KIND = "counting Bloom filter";
     private static final IndexStrategy STRATEGY = EnhancedDoubleHashing.INSTANCE;
 
-    private final KeyEncoder<T> encoder;
+    private final KeyEncoder<? super T> encoder;
     private final Shape shape;
     private final long cellCount;
     private final int hashFunctionCount;
@@ -58,7 +58,7 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     private final Hash128Function containsHash = this::containsHash;
     private final Hash128Function removeHash = this::removeHash;
 
-    private CountingBloomFilter(KeyEncoder<T> encoder, Shape shape, FourBitCells cells) {
+    private CountingBloomFilter(KeyEncoder<? super T> encoder, Shape shape, FourBitCells cells) {
         this.encoder = encoder;
         this.shape = shape;
         this.cellCount = shape.bitCount();
@@ -88,12 +88,13 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
      * @throws IllegalArgumentException if {@code n < 1}, the rate is not in (0, 1), or the filter would exceed
      *     {@link FourBitCells#MAX_CELLS} counters
      */
-    public static <T> CountingBloomFilter<T> create(KeyEncoder<T> encoder, long expectedElements, double falsePositiveRate) {
+    public static <T> CountingBloomFilter<T> create(KeyEncoder<? super T> encoder,
+            long expectedElements, double falsePositiveRate) {
         return withShape(encoder, Shape.fromElementsAndRate(expectedElements, falsePositiveRate));
     }
 
     /** A filter of {@code shape.bitCount()} 4-bit counters and {@code shape.hashFunctionCount()} positions per item. */
-    public static <T> CountingBloomFilter<T> withShape(KeyEncoder<T> encoder, Shape shape) {
+    public static <T> CountingBloomFilter<T> withShape(KeyEncoder<? super T> encoder, Shape shape) {
         Objects.requireNonNull(encoder, "encoder");
         Objects.requireNonNull(shape, "shape");
         return new CountingBloomFilter<>(encoder, shape, new FourBitCells(shape.bitCount()));
@@ -217,12 +218,12 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
      *     the end are non-zero, or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
-    public static <T> CountingBloomFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    public static <T> CountingBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
     }
 
-    private static <T> CountingBloomFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    private static <T> CountingBloomFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.COUNTING, KIND,

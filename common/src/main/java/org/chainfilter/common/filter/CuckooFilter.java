@@ -61,7 +61,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     /** The most buckets a table holds (a power of two). */
     public static final long MAX_BUCKETS = 1L << 30;
 
-    private final KeyEncoder<T> encoder;
+    private final KeyEncoder<? super T> encoder;
     private final FingerprintTable table;
     private final long bucketMask;
     private final long fingerprintRange;
@@ -75,7 +75,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     private final Hash128Function containsHash = this::containsHash;
     private final Hash128Function removeHash = this::removeHash;
 
-    private CuckooFilter(KeyEncoder<T> encoder, FingerprintTable table) {
+    private CuckooFilter(KeyEncoder<? super T> encoder, FingerprintTable table) {
         this.encoder = encoder;
         this.table = table;
         this.bucketMask = table.bucketCount - 1;
@@ -89,7 +89,8 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
      * @throws IllegalArgumentException if {@code n < 1}, the rate is outside [1e-8, 0.25] or the table would need
      *     more than {@link #MAX_BUCKETS} buckets
      */
-    public static <T> CuckooFilter<T> create(KeyEncoder<T> encoder, long expectedElements, double falsePositiveRate) {
+    public static <T> CuckooFilter<T> create(KeyEncoder<? super T> encoder,
+            long expectedElements, double falsePositiveRate) {
         return withShape(encoder, bucketCountFor(expectedElements), fingerprintBitsFor(falsePositiveRate));
     }
 
@@ -129,7 +130,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
      *
      * @throws IllegalArgumentException if the bucket count is not a power of two in [1, 2^30] or f is outside [2, 32]
      */
-    public static <T> CuckooFilter<T> withShape(KeyEncoder<T> encoder, long bucketCount, int fingerprintBits) {
+    public static <T> CuckooFilter<T> withShape(KeyEncoder<? super T> encoder, long bucketCount, int fingerprintBits) {
         Objects.requireNonNull(encoder, "encoder");
         checkShape(bucketCount, fingerprintBits);
         return new CuckooFilter<>(encoder, new FingerprintTable(bucketCount, fingerprintBits));
@@ -365,11 +366,13 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
      *     last slot are set, or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
-    public static <T> CuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes) throws IOException {
+    public static <T> CuckooFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder,
+            long maxBytes) throws IOException {
         return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
     }
 
-    private static <T> CuckooFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes) throws IOException {
+    private static <T> CuckooFilter<T> read(InputStream in, KeyEncoder<? super T> encoder,
+            long maxBytes) throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         DataInputStream data = FamilyBinaryForm.readHeader(in, FamilyBinaryForm.CUCKOO, KIND);
         int f = data.readUnsignedByte();

@@ -35,13 +35,13 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
     /** The most tables: 21 doublings of the bucket count. */
     public static final int MAX_TABLES = 22;
 
-    private final KeyEncoder<T> encoder;
+    private final KeyEncoder<? super T> encoder;
     private final long initialCapacity;
     private final double falsePositiveRate;
     private final List<CuckooFilter<T>> tables;
     private CuckooFilter<T> current;
 
-    private GrowableCuckooFilter(KeyEncoder<T> encoder, long initialCapacity, double falsePositiveRate,
+    private GrowableCuckooFilter(KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate,
             List<CuckooFilter<T>> tables) {
         this.encoder = encoder;
         this.initialCapacity = initialCapacity;
@@ -58,7 +58,7 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
      *     [2e-8, 0.5]
      */
     public static <T> GrowableCuckooFilter<T> create(
-            KeyEncoder<T> encoder, long initialCapacity, double falsePositiveRate) {
+            KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate) {
         Objects.requireNonNull(encoder, "encoder");
         checkRate(falsePositiveRate);
         List<CuckooFilter<T>> tables = new ArrayList<>();
@@ -194,12 +194,12 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
      *     not the one {@code P} and the capacity give, or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
-    public static <T> GrowableCuckooFilter<T> readFrom(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    public static <T> GrowableCuckooFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         return FamilyBinaryForm.namingTruncation(KIND, () -> read(in, encoder, maxBytes));
     }
 
-    private static <T> GrowableCuckooFilter<T> read(InputStream in, KeyEncoder<T> encoder, long maxBytes)
+    private static <T> GrowableCuckooFilter<T> read(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
             throws IOException {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ChainHeader header =
