@@ -116,8 +116,9 @@ final class EthScanCommand implements Callable<Integer> {
     @Option(names = "--index", paramLabel = "DIR",
             description = "A section index of the same chain (chainfilter eth index build): blocks it covers are"
                     + " decided by it. Each section is first checked against the node by the hash of its last block;"
-                    + " a section built on blocks since reorganised away is not used (said on stderr) and its blocks"
-                    + " are decided by their headers.")
+                    + " a section built on blocks since reorganised away, or whose last block has fewer than"
+                    + " --confirmations confirmations (an index built with fewer), is not used (said on stderr) and"
+                    + " its blocks are decided by their headers.")
     private Path indexDirectory;
 
     @Option(names = "--quiet", description = "No progress lines on stderr, only the summary.")

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -54,6 +56,52 @@ class EthIndexReorgCommandTest {
                     + " but block 30 was indexed with hash " + indexedHash30 + ": the chain was reorganised"),
                     append.err);
         }
+    }
+
+    /**
+     * An index of blocks 0..30 built with no confirmations, then that fork abandoned (a new one from block 21, with the
+     * matching log in block 21), scanned with {@code --confirmations 12}. At head 40 the section's last block has
+     * fewer confirmations than the scan uses, so it is not used for that reason; at head 45 it has enough, and it is
+     * not used because its hash is not the node's. Each time the log is found, as a scan without the index finds it,
+     * and the scan ends with status 0.
+     */
+    @Test
+    void aScanWithMoreConfirmationsThanTheIndexWasBuiltWithDecidesItsBlocksByHeaders(@TempDir Path dir)
+            throws Exception {
+        try (AnvilNode node = AnvilNode.start()) {
+            String index = dir.resolve("index").toString();
+            String indexedHash30 = indexTheForkToAbandonThenRevert(node, index);
+            node.rpc("anvil_mine", "0x13");
+            assertEquals(40, Reorg.head(node));
+            CliRun unconfirmed = scanWithConfirmations12(node, index);
+            assertEquals(0, unconfirmed.status, unconfirmed::toString);
+            assertTrue(unconfirmed.err.startsWith("section 0 of the index is not used: its last block 30 is beyond"
+                    + " the node's head 40 less the scan's 12 confirmations (block 28), so it cannot be checked against"
+                    + " the node's confirmed chain; its blocks are decided by their headers" + System.lineSeparator()),
+                    unconfirmed.err);
+            CliRun withoutIndex = scanWithConfirmations12(node, null);
+            assertEquals(withoutIndex.out, unconfirmed.out);
+            assertTrue(unconfirmed.out.contains("\"blockNumber\":\"0x15\""), unconfirmed.out);
+
+            node.rpc("anvil_mine", "0x5");
+            CliRun reorganised = scanWithConfirmations12(node, index);
+            assertEquals(0, reorganised.status, reorganised::toString);
+            assertTrue(reorganised.err.startsWith("section 0 of the index is not used: block 30 has hash "
+                    + Reorg.hash(node, 30) + " on the node but " + indexedHash30 + " in the index: the chain was"
+                    + " reorganised after the section was built;"), reorganised.err);
+            assertEquals(scanWithConfirmations12(node, null).out, reorganised.out);
+            assertEquals(1, reorganised.out.lines().count(), reorganised.out);
+        }
+    }
+
+    /** {@code eth scan} of the topic from block 0 to the safe head with 12 confirmations, with the index if given. */
+    private static CliRun scanWithConfirmations12(AnvilNode node, String index) {
+        List<String> args = new ArrayList<>(List.of("eth", "scan", "--rpc", node.url(), "--from", "0", "--topic",
+                TOPIC, "--confirmations", "12", "--quiet"));
+        if (index != null) {
+            args.addAll(List.of("--index", index));
+        }
+        return CliRun.of(args.toArray(new String[0]));
     }
 
     /**

@@ -78,7 +78,8 @@ import org.web3j.protocol.core.methods.response.Log;
 public final class BlockScanner {
     /**
      * The words of a {@link ScanListener#onIndexSectionNotUsed} reason that say the section's last block is beyond the
-     * node's head (the head itself follows them); any other reason is a section of another chain.
+     * node's head, or beyond the head less the scan's confirmations (the head itself follows them); any other reason
+     * is a section of another chain.
      */
     public static final String BEYOND_HEAD = "is beyond the node's head";
 
@@ -213,16 +214,27 @@ public final class BlockScanner {
     /**
      * Whether section {@code section} of the index was built from the chain the node has now: the node's block
      * {@link SectionIndex#lastBlockOf} has the hash the section stored (a block's hash covers all its ancestors). If
-     * not, or if that block is beyond the head, the listener is told and the section is not used: its blocks are
-     * decided by their headers' blooms, so a block that a reorganisation replaced after the index was built is
-     * judged on its new bloom.
+     * not, or if that block is beyond the safe head ({@code head - confirmations}), the listener is told and the
+     * section is not used: its blocks are decided by their headers' blooms, so a block that a reorganisation replaced
+     * after the index was built is judged on its new bloom.
+     *
+     * <p>Why the safe head, not the head: the section's last block is read again after its candidates' logs, and a
+     * change fails the scan, since the index stores no other hash to tell how deep the change went. A last block
+     * with fewer confirmations than the scan's (an index built with fewer) may change in a reorganisation the
+     * confirmations are there to absorb, one that leaves every block the scan covers as it was; checked by it, the
+     * scan would fail for nothing. Only the newest sections of an index are affected, and only until the head has
+     * moved on by the confirmations.
      */
     private boolean sameChain(RpcSession rpc, long section, long head) {
         long block = index.lastBlockOf(section);
         String indexed = hex(index.lastBlockHash(section));
-        if (block > head) {
+        long safeHead = head - confirmations;
+        if (block > safeHead) {
             listener.onIndexSectionNotUsed(section, "its last block " + block + " " + BEYOND_HEAD + " " + head
-                    + ", so it cannot be checked against the node's chain; its blocks are decided by their headers");
+                    + (confirmations == 0 ? ", so it cannot be checked against the node's chain"
+                            : " less the scan's " + confirmations + " confirmations (block " + safeHead + "), so it"
+                                    + " cannot be checked against the node's confirmed chain")
+                    + "; its blocks are decided by their headers");
             return false;
         }
         String now = rpc.blocks(block, block).get(0).getHash();
@@ -595,7 +607,8 @@ public final class BlockScanner {
          * A bloombits section index of the same chain: blocks it covers are decided by its candidates, and only the
          * candidates' headers are read (plus each section's last, for the checkpoint). Each section is checked against
          * the node first, by the hash of its last block: a section built from blocks that a reorganisation replaced
-         * since (or whose last block is beyond the head) is not used, the listener is told
+         * since (or whose last block is beyond the head less the confirmations, as in an index built with fewer
+         * confirmations than the scan uses) is not used, the listener is told
          * ({@link ScanListener#onIndexSectionNotUsed}), and its blocks are decided by their headers. Blocks outside
          * the index are decided header by header.
          */

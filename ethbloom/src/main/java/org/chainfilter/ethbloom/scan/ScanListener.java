@@ -26,9 +26,11 @@ public interface ScanListener {
     }
 
     /**
-     * Section {@code section} of the section index is not used in this scan, for {@code reason} (its last block has
-     * another hash on the node: the chain was reorganised after the section was built; or it is beyond the head). Its
-     * blocks are decided by their headers' blooms instead, so no log is lost; the index should be rebuilt.
+     * Section {@code section} of the section index is not used in this scan, for {@code reason}: its last block has
+     * another hash on the node (the chain was reorganised after the section was built: the index should be rebuilt),
+     * or it is beyond the head, or beyond the head less the scan's confirmations (not yet confirmed, it may still
+     * change in a reorganisation that the confirmations absorb). Its blocks are decided by their headers' blooms
+     * instead, so no log is lost.
      */
     default void onIndexSectionNotUsed(long section, String reason) {
     }

@@ -27,15 +27,22 @@ public final class Reorg {
     /** Reverts to {@code snapshot} and mines block 21 with the log; the head is then 21. */
     public static void revertWithLogInBlock21(AnvilNode node, String snapshot) throws InterruptedException {
         node.rpc("evm_revert", snapshot);
+        mineLogBlock(node);
+    }
+
+    /** Mines one block holding one log with {@link #TOPIC}; returns its number. */
+    public static long mineLogBlock(AnvilNode node) throws InterruptedException {
+        long next = head(node) + 1;
         String from = node.rpc("eth_accounts").get(0).asText();
         node.rpc("eth_sendTransaction", Map.of("from", from, "data", LOG_IN_CONSTRUCTOR, "gas", "0x100000"));
         // Automine seals the block asynchronously.
-        for (int wait = 0; head(node) < 21 && wait < 100; wait++) {
+        for (int wait = 0; head(node) < next && wait < 100; wait++) {
             Thread.sleep(50);
         }
-        if (head(node) != 21) {
+        if (head(node) != next) {
             throw new IllegalStateException("the log's block was not mined: head " + head(node));
         }
+        return next;
     }
 
     public static long head(AnvilNode node) {
