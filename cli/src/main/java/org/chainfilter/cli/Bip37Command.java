@@ -69,15 +69,16 @@ final class Bip37Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--elements", paramLabel = "N", required = true, description = "nElements (at least 1).")
+        @Option(names = "--elements", paramLabel = "N", required = true, converter = MathCommand.CountConverter.class,
+                description = "nElements (at least 1): an integer, with _ separators or as 1e6 if you like.")
         private long elements;
 
         @Option(names = "--fp-rate", paramLabel = "P", required = true, description = "nFPRate, in (0, 1].")
         private double falsePositiveRate;
 
         @Option(names = "--tweak", paramLabel = "N",
-                description = "nTweak, 0..4294967295 (default: from a SecureRandom).")
-        private Long tweak;
+                description = "nTweak, 0..4294967295, decimal or 0x-hex (default: from a SecureRandom).")
+        private String tweak;
 
         @Option(names = "--update", paramLabel = "MODE", defaultValue = "ALL",
                 description = "NONE, ALL or P2PUBKEY_ONLY (default ${DEFAULT-VALUE}); --flags overrides it.")
@@ -99,11 +100,12 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() {
-            if (tweak != null && (tweak < 0 || tweak > 0xffffffffL)) {
-                throw new IllegalArgumentException("--tweak is " + tweak + "; nTweak is 0..4294967295");
+            long tweakValue = tweak != null ? HashCommand.decimalOrHex(tweak, "--tweak") : 0;
+            if (tweak != null && (tweakValue < 0 || tweakValue > 0xffffffffL)) {
+                throw new IllegalArgumentException("--tweak is " + tweak.strip() + "; nTweak is 0..4294967295");
             }
             int nFlags = flags != null ? flags : update.flagValue();
-            int nTweak = tweak != null ? tweak.intValue() : new SecureRandom().nextInt();
+            int nTweak = tweak != null ? (int) tweakValue : new SecureRandom().nextInt();
             Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(elements, falsePositiveRate, nTweak, nFlags);
             for (byte[] item : CliInputs.decodeHex("--insert", inserts)) {
                 filter.insert(item);

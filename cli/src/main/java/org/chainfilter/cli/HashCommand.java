@@ -86,17 +86,26 @@ final class HashCommand implements Runnable {
 
     /** A 32-bit unsigned seed from decimal or {@code 0x}-hex text. */
     static int parseSeed(String text) {
-        String digits = text.strip();
-        boolean hexadecimal = digits.startsWith("0x") || digits.startsWith("0X");
-        long value;
-        try {
-            value = Long.parseLong(hexadecimal ? digits.substring(2) : digits, hexadecimal ? 16 : 10);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("seed '" + text + "' is not a decimal or 0x-hex number");
-        }
+        long value = decimalOrHex(text, "seed");
         if (value < 0 || value > 0xffffffffL) {
             throw new IllegalArgumentException("seed is " + text + "; it must be within [0, 0xffffffff]");
         }
         return (int) value;
+    }
+
+    /**
+     * A whole number written in decimal or as {@code 0x}-hex (nTweak and seeds are often shown in hex); the caller
+     * checks its range.
+     *
+     * @throws IllegalArgumentException naming {@code what} if the text is neither
+     */
+    static long decimalOrHex(String text, String what) {
+        String digits = text.strip();
+        boolean hexadecimal = digits.startsWith("0x") || digits.startsWith("0X");
+        try {
+            return Long.parseLong(hexadecimal ? digits.substring(2) : digits, hexadecimal ? 16 : 10);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " '" + text + "' is not a decimal or 0x-hex number");
+        }
     }
 }

@@ -65,6 +65,27 @@ class Bip37CommandTest {
         assertEquals("chainfilter: outpoint 'abcd' is not TXID:INDEX" + NL, outPoint.err);
         CliRun tweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "4294967296");
         assertEquals("chainfilter: --tweak is 4294967296; nTweak is 0..4294967295" + NL, tweak.err);
+        CliRun hexTweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "0x1ffffffff");
+        assertEquals("chainfilter: --tweak is 0x1ffffffff; nTweak is 0..4294967295" + NL, hexTweak.err);
+        CliRun wordTweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "seven");
+        assertEquals("chainfilter: --tweak 'seven' is not a decimal or 0x-hex number" + NL, wordTweak.err);
+        CliRun fraction = CliRun.of("bip37", "create", "--elements", "2.5", "--fp-rate", "0.1", "--tweak", "0");
+        assertEquals(2, fraction.status, fraction::toString);
+        assertEquals("chainfilter: Invalid value for option '--elements': '2.5' is not a whole number (see 'chainfilter"
+                + " bip37 create --help')" + NL, fraction.err);
+    }
+
+    /** --elements takes 1e3 and 1_000 as math does, --tweak 0x-hex as hash murmur3 --seed does; the same filter. */
+    @Test
+    void createTakesCountsAndTweaksAsTheOtherCommandsDo() {
+        CliRun plain = CliRun.of("bip37", "create", "--elements", "1000", "--fp-rate", "0.01", "--tweak", "3735928559",
+                "--insert", "00");
+        assertEquals(0, plain.status, plain::toString);
+        assertEquals(plain.out, CliRun.of("bip37", "create", "--elements", "1e3", "--fp-rate", "0.01", "--tweak",
+                "0xdeadbeef", "--insert", "00").out);
+        assertEquals(plain.out, CliRun.of("bip37", "create", "--elements", "1_000", "--fp-rate", "0.01", "--tweak",
+                "0XDEADBEEF", "--insert", "00").out);
+        assertTrue(plain.out.contains("nTweak      3735928559"), plain.out);
     }
 
     /** A hex value that does not decode is refused naming the option it came from (and the value when short). */
