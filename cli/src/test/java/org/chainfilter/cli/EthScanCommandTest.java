@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,11 +14,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
+import org.chainfilter.ethbloom.scan.fault.FaultProxy;
 import org.chainfilter.ethbloom.scan.node.LogText;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
@@ -205,6 +208,37 @@ class EthScanCommandTest {
         assertTrue(run.err.contains("scanned (19 blocks); head " + chain.head() + ", 12 confirmations; stopped short"
                 + " of the requested block " + chain.head() + " (not yet confirmed)"), run.err);
         assertEquals(anvilLogs(List.of(), transfer(), chain.head() - 30, chain.head() - 12), printed(run));
+    }
+
+    /**
+     * A provider that refuses every {@code eth_getLogs} wider than 10 blocks (a proxy in front of anvil): each split
+     * is one stderr line naming the range and the refusal (a range cut off twice by {@code --rpc-timeout} is split and
+     * said the same way, with "no answer within the client's call timeout"), and stdout is anvil's own answer.
+     */
+    @Test
+    void eachRangeSplitIsSaidOnStderr() throws IOException {
+        FaultProxy.Script limit = new FaultProxy.Script() {
+            @Override
+            public ObjectNode refusal(JsonNode call) {
+                return FaultProxy.logRangeSpan(call) > 10
+                        ? FaultProxy.error(-32005, "query returned more than 10000 results") : null;
+            }
+        };
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), limit, Duration.ZERO)) {
+            CliRun run = CliRun.of("eth", "scan", "--rpc", proxy.url(), "--from", "0", "--to", "79", "--batch", "40",
+                    "--by-hash-max-run", "0", "--confirmations", "0");
+            assertEquals(0, run.status, run::toString);
+            String n = System.lineSeparator();
+            assertTrue(run.err.startsWith("splitting eth_getLogs 0..39 in halves (error -32005: query returned more"
+                    + " than 10000 results)" + n + "splitting eth_getLogs 0..19 in halves (error -32005: query returned"
+                    + " more than 10000 results)" + n + "scanned 0..39: "), run.err);
+            assertTrue(run.err.contains("range splits 2" + n), run.err);
+            List<String> all = new ArrayList<>();
+            chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "0x4f"))
+                    .forEach(log -> all.add(LogText.of(log)));
+            assertTrue(all.size() > 10, "logs in blocks 0..79: " + all.size());
+            assertEquals(all, printed(run));
+        }
     }
 
     @Test

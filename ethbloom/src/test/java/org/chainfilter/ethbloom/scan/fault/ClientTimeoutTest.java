@@ -61,7 +61,7 @@ class ClientTimeoutTest {
                                                                 int stalledRequests, int firstStalledCalls,
                                                                 boolean logCallsAloneAfterwards, TestChain chain)
             throws IOException {
-        Stalls stalls = new Stalls(call -> ScannerFaultTest.logRangeSpan(call) > ANSWERED_SPAN);
+        Stalls stalls = new Stalls(call -> FaultProxy.logRangeSpan(call) > ANSWERED_SPAN);
         try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
             List<String> splits = new CopyOnWriteArrayList<>();
             ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, splits).headerBatchSize(40)

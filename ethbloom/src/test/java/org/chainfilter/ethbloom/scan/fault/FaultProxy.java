@@ -28,16 +28,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a garbage or truncated body, a delay, a batch answered out of order or with an answer missing, the node killed or
  * restarted first); per JSON-RPC call inside it, whether the "provider" refuses it with an error object (range
  * limits, rate limits) instead of forwarding it. Whatever is forwarded goes to the node unchanged; when the node does
- * not answer (killed) the proxy answers 502 as a load balancer would.
+ * not answer (killed) the proxy answers 502 as a load balancer would. Public for the cli module's tests.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What happens to one HTTP request. */
-    enum Transport { PASS, HTTP_429, HTTP_503, GARBAGE_BODY, TRUNCATED_BODY, DELAYED, REORDERED_BATCH, DROPPED_ANSWER }
+    public enum Transport { PASS, HTTP_429, HTTP_503, GARBAGE_BODY, TRUNCATED_BODY, DELAYED, REORDERED_BATCH, DROPPED_ANSWER }
 
     /** The fault plan: consulted for every HTTP request and every JSON-RPC call. */
-    interface Script {
+    public interface Script {
         /**
          * The transport fault for HTTP request number {@code number} (1-based) carrying {@code body}; none unless
          * overridden.
@@ -99,7 +99,7 @@ final class FaultProxy implements AutoCloseable {
     private final AtomicInteger refusals = new AtomicInteger();
     private final AtomicInteger substitutes = new AtomicInteger();
 
-    FaultProxy(String nodeUrl, Script script, Duration delay) throws IOException {
+    public FaultProxy(String nodeUrl, Script script, Duration delay) throws IOException {
         this.node = URI.create(nodeUrl);
         this.script = script;
         this.delay = delay;
@@ -109,26 +109,26 @@ final class FaultProxy implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    int requests() {
+    public int requests() {
         return requests.get();
     }
 
     /** Transport faults injected (not counting refusals). */
-    int faults() {
+    public int faults() {
         return faults.get();
     }
 
     /** JSON-RPC calls answered with an error object instead of being forwarded. */
-    int refusals() {
+    public int refusals() {
         return refusals.get();
     }
 
     /** JSON-RPC calls answered with a result made here ({@link Script#result}) instead of being forwarded. */
-    int substitutes() {
+    public int substitutes() {
         return substitutes.get();
     }
 
@@ -244,8 +244,20 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /** The block span of an {@code eth_getLogs} call (1 for one by block hash), 0 for any other call. */
+    public static long logRangeSpan(JsonNode call) {
+        if (!"eth_getLogs".equals(call.path("method").asText())) {
+            return 0;
+        }
+        JsonNode filter = call.path("params").path(0);
+        if (filter.has("blockHash")) {
+            return 1;
+        }
+        return Long.decode(filter.path("toBlock").asText()) - Long.decode(filter.path("fromBlock").asText()) + 1;
+    }
+
     /** A JSON-RPC error object. */
-    static ObjectNode error(int code, String message) {
+    public static ObjectNode error(int code, String message) {
         return JSON.createObjectNode().put("code", code).put("message", message);
     }
 

@@ -52,7 +52,7 @@ class ScannerFaultTest {
         FaultProxy.Script limits = new FaultProxy.Script() {
             @Override
             public ObjectNode refusal(JsonNode call) {
-                long span = logRangeSpan(call);
+                long span = FaultProxy.logRangeSpan(call);
                 if (span > 40) {
                     return FaultProxy.error(-32005, "query returned more than 10000 results. Try with this block"
                             + " range [0x1, 0x28].");
@@ -201,7 +201,7 @@ class ScannerFaultTest {
 
             @Override
             public synchronized ObjectNode refusal(JsonNode call) {
-                long span = logRangeSpan(call);
+                long span = FaultProxy.logRangeSpan(call);
                 if (span > 25 && random.nextBoolean()) {
                     return FaultProxy.error(-32602, "Requested range exceeds maximum range limit");
                 }
@@ -260,17 +260,5 @@ class ScannerFaultTest {
             decoded.add(Hex.decode(address));
         }
         return LogFilter.builder().address(decoded.toArray(new byte[0][])).build();
-    }
-
-    /** The block span of an {@code eth_getLogs} call (1 for one by block hash), 0 for any other call. */
-    static long logRangeSpan(JsonNode call) {
-        if (!"eth_getLogs".equals(call.path("method").asText())) {
-            return 0;
-        }
-        JsonNode filter = call.path("params").path(0);
-        if (filter.has("blockHash")) {
-            return 1;
-        }
-        return Long.decode(filter.path("toBlock").asText()) - Long.decode(filter.path("fromBlock").asText()) + 1;
     }
 }
