@@ -26,6 +26,7 @@ public final class MerkleBlock {
     private final PartialMerkleTree tree;
     private final List<MatchedTransaction> builtMatches;
 
+    /** A merkleblock of a header and a tree, unchecked until {@link #verify()}. */
     public MerkleBlock(BlockHeader header, PartialMerkleTree tree) {
         this(header, tree, List.of());
     }
@@ -86,6 +87,7 @@ public final class MerkleBlock {
         return new MerkleBlock(header, tree);
     }
 
+    /** {@link #parse} of hex text ({@code 0x} allowed). */
     public static MerkleBlock fromHex(String hex) {
         return parse(Hex.decode(hex));
     }
@@ -98,6 +100,7 @@ public final class MerkleBlock {
         return writer.toByteArray();
     }
 
+    /** {@link #serialize()} as lower-case hex. */
     public String toHex() {
         return Hex.encode(serialize());
     }

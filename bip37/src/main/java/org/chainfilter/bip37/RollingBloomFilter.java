@@ -110,6 +110,7 @@ public final class RollingBloomFilter {
         return (int) ((Integer.toUnsignedLong(hash) * range) >>> 32);
     }
 
+    /** Inserts all of {@code key}; allocates nothing. */
     public void insert(byte[] key) {
         insert(key, 0, key.length);
     }
@@ -146,6 +147,7 @@ public final class RollingBloomFilter {
         }
     }
 
+    /** Whether all of {@code key} is (probably) among the recent items; allocates nothing. */
     public boolean contains(byte[] key) {
         return contains(key, 0, key.length);
     }
@@ -171,6 +173,7 @@ public final class RollingBloomFilter {
         Arrays.fill(data, 0L);
     }
 
+    /** nHashFuncs = clamp(round(ln fp / ln 0.5), 1, 50). */
     public int hashFunctionCount() {
         return hashFunctionCount;
     }

@@ -35,6 +35,7 @@ public final class Block {
         return new Block(header, List.of(transactions));
     }
 
+    /** {@link #parse} of hex text ({@code 0x} allowed), e.g. the result of Core's {@code getblock HASH 0}. */
     public static Block fromHex(String hex) {
         return parse(Hex.decode(hex));
     }
@@ -50,6 +51,7 @@ public final class Block {
         return writer.toByteArray();
     }
 
+    /** The 80-byte header. */
     public BlockHeader header() {
         return header;
     }

@@ -60,6 +60,7 @@ public final class BlockHeader {
         return read(new ByteReader(bytes));
     }
 
+    /** {@link #parse} of 160 hex digits ({@code 0x} allowed). */
     public static BlockHeader fromHex(String hex) {
         return parse(Hex.decode(hex));
     }
@@ -95,14 +96,17 @@ public final class BlockHeader {
         return merkleRoot;
     }
 
+    /** nTime: seconds since 1970-01-01 UTC, as the miner set it (uint32). */
     public long time() {
         return time;
     }
 
+    /** nBits: the proof-of-work target in Core's compact form (uint32); not checked by this library. */
     public long bits() {
         return bits;
     }
 
+    /** nNonce (uint32). */
     public long nonce() {
         return nonce;
     }

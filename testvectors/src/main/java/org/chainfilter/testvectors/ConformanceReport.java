@@ -8,7 +8,7 @@ import org.chainfilter.testvectors.VectorResult.Outcome;
 
 /**
  * All results of one run, with the counts the schema's last line reports: {@code N passed, N failed}, and
- * {@code , N skipped} only when a file of an unknown suite was met.
+ * {@code , N skipped} only when a file of an unknown suite was met. Immutable.
  */
 public final class ConformanceReport {
     private final List<VectorResult> results;
@@ -17,22 +17,27 @@ public final class ConformanceReport {
         this.results = List.copyOf(results);
     }
 
+    /** Every vector's result, in run order. */
     public List<VectorResult> results() {
         return results;
     }
 
+    /** How many vectors passed. */
     public long passed() {
         return count(Outcome.PASSED);
     }
 
+    /** How many vectors failed (a mismatch, a malformed field, or an exception of the implementation). */
     public long failed() {
         return count(Outcome.FAILED);
     }
 
+    /** How many vectors were skipped because no executor knows their suite. */
     public long skipped() {
         return count(Outcome.SKIPPED);
     }
 
+    /** The failed results, in run order. */
     public List<VectorResult> failures() {
         return results.stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
     }

@@ -15,6 +15,9 @@ import org.chainfilter.testvectors.VectorResult.Outcome;
  * {@link VectorFormatException} of a malformed field, or with whatever the implementation threw (named with its
  * type, so that a crash is never mistaken for a pass). The vectors of a file whose suite has no executor are
  * skipped, one result per vector, as the schema asks of a runner that does not know a suite.
+ *
+ * <p>A run does not change the runner: it can be reused, and used from several threads when its executors allow it
+ * (chainfilter's own, {@code ChainfilterSuites}, hold no state).
  */
 public final class ConformanceRunner {
     private final Map<String, SuiteExecutor> executors = new LinkedHashMap<>();
@@ -35,6 +38,10 @@ public final class ConformanceRunner {
         return List.copyOf(executors.keySet());
     }
 
+    /**
+     * Runs every vector of {@code files}, in order, and reports each as passed, failed or skipped; never throws for a
+     * failing or malformed vector (that is a failed result).
+     */
     public ConformanceReport run(List<VectorFile> files) {
         return run(files, result -> { });
     }

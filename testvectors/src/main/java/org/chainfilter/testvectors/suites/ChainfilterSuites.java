@@ -9,6 +9,7 @@ public final class ChainfilterSuites {
     private ChainfilterSuites() {
     }
 
+    /** One executor per suite of {@code conformance/SCHEMA.md}, each calling chainfilter's own code. */
     public static List<SuiteExecutor> all() {
         return List.of(new Murmur3Suite(), new SipHashSuite(),
                 new Bip37FilterSuite(), new Bip37TxMatchSuite(), new Bip37MerkleBlockSuite(),
