@@ -117,6 +117,13 @@ final class Bip37Command implements Runnable {
                 filter.insertOutPoint(parseOutPoint(outPoint));
             }
             printFilter(spec.commandLine().getOut(), filter);
+            if (filter.byteLength() == 0 || filter.hashFunctionCount() == 0) {
+                // Core's sizing does this without a word (CVE-2013-5700's match-all rule); a wallet should know.
+                spec.commandLine().getErr().println("chainfilter: note: Core's sizing of " + elements
+                        + " elements at rate " + falsePositiveRate + " gives "
+                        + (filter.byteLength() == 0 ? "0 bytes of vData" : "0 hash functions")
+                        + ", a filter that matches everything: a peer would send every transaction");
+            }
             return 0;
         }
 

@@ -75,6 +75,24 @@ class Bip37CommandTest {
                 + " bip37 create --help')" + NL, fraction.err);
     }
 
+    /** Core's sizing can give a match-all filter; the command says so on stderr (status 0, the filter is Core's). */
+    @Test
+    void createNotesAMatchAllFilter() {
+        CliRun empty = CliRun.of("bip37", "create", "--elements", "1", "--fp-rate", "0.1", "--tweak", "0");
+        assertEquals(0, empty.status, empty::toString);
+        assertEquals("filterload  00000000000000000001" + NL + "bytes       0" + NL + "nHashFuncs  0" + NL
+                + "nTweak      0" + NL + "nFlags      1 (ALL)" + NL, empty.out);
+        assertEquals("chainfilter: note: Core's sizing of 1 elements at rate 0.1 gives 0 bytes of vData, a filter that"
+                + " matches everything: a peer would send every transaction" + NL, empty.err);
+        CliRun noHashes = CliRun.of("bip37", "create", "--elements", "4294967295", "--fp-rate", "1e-300", "--tweak",
+                "0");
+        assertTrue(noHashes.out.contains("bytes       36000" + NL + "nHashFuncs  0" + NL), noHashes.out);
+        assertEquals("chainfilter: note: Core's sizing of 4294967295 elements at rate 1.0E-300 gives 0 hash functions,"
+                + " a filter that matches everything: a peer would send every transaction" + NL, noHashes.err);
+        CliRun normal = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.01", "--tweak", "0");
+        assertEquals("", normal.err);
+    }
+
     /** --elements takes 1e3 and 1_000 as math does, --tweak 0x-hex as hash murmur3 --seed does; the same filter. */
     @Test
     void createTakesCountsAndTweaksAsTheOtherCommandsDo() {
