@@ -101,8 +101,10 @@ final class ConformanceCommand implements Callable<Integer> {
         out.flush();
         if (report.passed() + report.failed() == 0) {
             // A misspelt suite name or an --impl that runs none of the files would otherwise pass in silence.
-            spec.commandLine().getErr().println("chainfilter: no vector was run (" + report.skipped()
-                    + " skipped): no file is of a suite that " + impl + " runs");
+            spec.commandLine().getErr().println(report.skipped() == 0
+                    ? "chainfilter: no vector was run: the files hold no vectors"
+                    : "chainfilter: no vector was run (" + report.skipped() + " skipped): no file is of a suite that "
+                            + impl + " runs");
             return ErrorHandler.FAILURE;
         }
         return report.succeeded() ? 0 : ErrorHandler.FAILURE;

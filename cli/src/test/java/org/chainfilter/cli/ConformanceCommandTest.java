@@ -61,6 +61,16 @@ class ConformanceCommandTest {
         assertTrue(run.out.startsWith("PASSED " + file + " 'right'\n"), run.out);
     }
 
+    /** A file of a known suite with an empty list ran nothing; it was blamed on its suite, which chainfilter runs. */
+    @Test
+    void aFileWithoutVectorsIsSaidToHoldNone() throws IOException {
+        Path file = write("e.json", "{\"suite\": \"gcs\", \"source\": \"s\", \"vectors\": []}");
+        CliRun run = CliRun.of("conformance", file.toString());
+        assertEquals(1, run.status, run.toString());
+        assertEquals("0 passed, 0 failed", lastLine(run.out));
+        assertEquals("chainfilter: no vector was run: the files hold no vectors\n", run.err);
+    }
+
     @Test
     void unknownSuitesAreSkippedAndSaidSo() throws IOException {
         Path file = write("u.json", "{\"suite\": \"bip999-future\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
