@@ -117,7 +117,7 @@ final class Bip37Command implements Runnable {
                 filter.insertOutPoint(parseOutPoint(outPoint));
             }
             printFilter(spec.commandLine().getOut(), filter);
-            if (filter.byteLength() == 0 || filter.hashFunctionCount() == 0) {
+            if (filter.matchesAll()) {
                 // Core's sizing does this without a word (CVE-2013-5700's match-all rule); a wallet should know.
                 spec.commandLine().getErr().println("chainfilter: note: Core's sizing of " + elements
                         + " elements at rate " + falsePositiveRate + " gives "
