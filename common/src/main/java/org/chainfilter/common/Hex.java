@@ -37,7 +37,7 @@ public final class Hex {
         if (hex == null) {
             throw new IllegalArgumentException("hex string is null");
         }
-        int start = hex.length() >= 2 && hex.charAt(0) == '0' && (hex.charAt(1) == 'x' || hex.charAt(1) == 'X') ? 2 : 0;
+        int start = prefixLength(hex);
         int digits = hex.length() - start;
         if ((digits & 1) != 0) {
             throw new IllegalArgumentException("hex string has an odd number of digits (" + digits + ")");
@@ -51,17 +51,26 @@ public final class Hex {
     }
 
     /**
-     * Bytes of a hex string that must decode to exactly {@code expectedLength} bytes.
+     * Bytes of a hex string that must decode to exactly {@code expectedLength} bytes. The length is checked from the
+     * digit count before anything is decoded or allocated, so an oversized value costs nothing.
      *
-     * @throws IllegalArgumentException naming the length found and the length required
+     * @throws IllegalArgumentException naming the length found and the length required, or (for an odd digit count
+     *                                  or a character that is not a hex digit) as {@link #decode(CharSequence)}
      */
     public static byte[] decode(CharSequence hex, int expectedLength, String what) {
-        byte[] bytes = decode(hex);
-        if (bytes.length != expectedLength) {
-            throw new IllegalArgumentException(
-                    what + " is " + bytes.length + " bytes; it must be exactly " + expectedLength + " bytes");
+        if (hex != null) {
+            int digits = hex.length() - prefixLength(hex);
+            if ((digits & 1) == 0 && digits / 2 != expectedLength) {
+                throw new IllegalArgumentException(
+                        what + " is " + digits / 2 + " bytes; it must be exactly " + expectedLength + " bytes");
+            }
         }
-        return bytes;
+        return decode(hex);
+    }
+
+    /** 2 for a leading {@code 0x} or {@code 0X}, else 0. */
+    private static int prefixLength(CharSequence hex) {
+        return hex.length() >= 2 && hex.charAt(0) == '0' && (hex.charAt(1) == 'x' || hex.charAt(1) == 'X') ? 2 : 0;
     }
 
     private static int digit(CharSequence hex, int pos) {

@@ -1,0 +1,51 @@
+package org.chainfilter.common;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class HexTest {
+
+    /** Hex text of a length that never has its characters read: only the 0x check may look at the first two. */
+    private static CharSequence unreadable(int length) {
+        return new CharSequence() {
+            @Override
+            public int length() {
+                return length;
+            }
+
+            @Override
+            public char charAt(int index) {
+                if (index < 2) {
+                    return '0';
+                }
+                throw new AssertionError("character " + index + " was read");
+            }
+
+            @Override
+            public CharSequence subSequence(int start, int end) {
+                throw new AssertionError("subSequence");
+            }
+        };
+    }
+
+    /**
+     * A value of the wrong length is refused from its digit count, before decoding: 2,000,000,000 digits for a
+     * 32-byte hash allocated a gigabyte and read every character first.
+     */
+    @Test
+    void aFixedLengthIsCheckedBeforeDecoding() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> Hex.decode(unreadable(2_000_000_000), 32, "hash"));
+        assertEquals("hash is 1000000000 bytes; it must be exactly 32 bytes", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("0x0011", 32, "hash"));
+        assertEquals("hash is 2 bytes; it must be exactly 32 bytes", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("001", 32, "hash"));
+        assertEquals("hex string has an odd number of digits (3)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("0g", 1, "byte"));
+        assertEquals("not a hex digit: 'g' at position 1", e.getMessage());
+        assertArrayEquals(new byte[] {0x00, (byte) 0xff}, Hex.decode("0X00FF", 2, "pair"));
+    }
+}
