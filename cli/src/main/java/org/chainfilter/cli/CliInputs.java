@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,9 @@ final class CliInputs {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(regularFile(file, option))) {
             bytes = in.readNBytes(maxBytes + 1);
+        } catch (NoSuchFileException e) {
+            // The bare "no such file: F" did not say which of a command's file options named it.
+            throw new IllegalArgumentException(option + " " + file + ": no such file", e);
         }
         if (bytes.length > maxBytes) {
             throw new IllegalArgumentException(

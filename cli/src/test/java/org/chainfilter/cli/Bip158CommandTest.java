@@ -108,6 +108,11 @@ class Bip158CommandTest {
         CliRun odd = CliRun.of("bip158", "build", "--block-file", block.toString(), "--spent", SPENT);
         assertEquals("chainfilter: --block-file " + block + ": hex string has an odd number of digits (161)" + NL,
                 odd.err);
+        Path missing = dir.resolve("missing.txt");
+        CliRun noSpent = CliRun.of("bip158", "build", "--block", BLOCK, "--spent-file", missing.toString());
+        assertEquals("chainfilter: --spent-file " + missing + ": no such file" + NL, noSpent.err);
+        CliRun noBlock = CliRun.of("bip158", "build", "--block-file", missing.toString(), "--spent", SPENT);
+        assertEquals("chainfilter: --block-file " + missing + ": no such file" + NL, noBlock.err);
     }
 
     @Test
