@@ -69,6 +69,11 @@ class ConformanceCommandTest {
         assertEquals(1, run.status, run.toString());
         assertEquals("0 passed, 0 failed", lastLine(run.out));
         assertEquals("chainfilter: no vector was run: the files hold no vectors\n", run.err);
+        Path gcs = write("g.json", "{\"suite\": \"gcs\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"},"
+                + " {\"name\": \"b\"}]}");
+        run = CliRun.of("conformance", "--impl", "bitcoinj", gcs.toString());
+        assertEquals(1, run.status, run.toString());
+        assertEquals("chainfilter: no vector was run (2 skipped): no file is of a suite that bitcoinj runs\n", run.err);
     }
 
     @Test
