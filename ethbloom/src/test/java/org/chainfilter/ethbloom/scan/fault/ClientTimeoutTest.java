@@ -185,12 +185,7 @@ class ClientTimeoutTest {
 
         @Override
         public synchronized FaultProxy.Transport transport(int number, JsonNode body) {
-            List<JsonNode> calls = new ArrayList<>();
-            if (body.isArray()) {
-                body.forEach(calls::add);
-            } else {
-                calls.add(body);
-            }
+            List<JsonNode> calls = FaultProxy.calls(body);
             boolean logBatch = calls.size() > 1 && "eth_getLogs".equals(calls.get(0).path("method").asText());
             if (firstStalledBatchSize > 0 && logBatch) {
                 logBatchesAfterFirstStall++;

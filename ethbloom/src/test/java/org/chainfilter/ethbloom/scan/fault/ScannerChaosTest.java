@@ -1,0 +1,394 @@
+package org.chainfilter.ethbloom.scan.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.BoundedHttp;
+import org.chainfilter.ethbloom.scan.FileCheckpointStore;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanListener;
+import org.chainfilter.ethbloom.scan.ScanSummary;
+import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
+import org.chainfilter.ethbloom.scan.node.LogText;
+import org.chainfilter.ethbloom.scan.node.TestChain;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every fault the scanner claims to survive, at once: per seed, a {@link FaultProxy} in front of anvil draws for each
+ * HTTP request and each JSON-RPC call from HTTP 429 and 503, HTML and truncated bodies, batch answers reversed or
+ * missing their last call, batches refused as geth refuses them above its batch limit, rate-limit errors, range
+ * refusals above a random span (in the texts of geth, Infura and other providers), geth's and anvil's "unknown block"
+ * or "header not found" for a query by block hash the first time it is seen, a {@code null} header the first time a
+ * block near the head is asked for, stalls longer than the client's call timeout ({@link BoundedHttp}) for requests
+ * whose {@code eth_getLogs} calls span more than a random number of blocks (geth answers a batch's calls one after
+ * the other, so a batch costs the sum of its calls), and, as a lagging backend does, {@code []} for any range that
+ * reaches the newest blocks (go-ethereum issue #24078). The scan's output over the whole chain must equal anvil's own
+ * {@code eth_getLogs}, log for log and in order; in some runs the consumer fails once, mid-block, and the scan is
+ * resumed from its checkpoint.
+ *
+ * <p>Filters: an address only, a topic only, addresses and topic alternatives (each asked for by hash with
+ * {@code byHashMaxRun} = the header batch size behind the lagging backend, or with a short {@code byHashMaxRun}
+ * without it, so that a batch mixes ranges and queries by hash), and match-all with {@code byHashMaxRun} 0 and no
+ * lagging backend (the ranges it sends could not tell a lagging backend's {@code []} from no logs). Each message
+ * names the seed and the scenario; {@code -Dchainfilter.chaos.seed=S} runs one seed alone.
+ */
+@ExtendWith(AnvilChainExtension.class)
+@Timeout(120)
+class ScannerChaosTest {
+    private static final Duration CALL_TIMEOUT = Duration.ofMillis(400);
+    private static final Duration STALL = CALL_TIMEOUT.plusMillis(300);
+    private static final RetryPolicy PATIENT = RetryPolicy.of(10, Duration.ofMillis(2), Duration.ofMillis(20));
+    private static final long[] SEEDS = {7, 1921, 40077, 311, 5, 86, 23456, 1000003, 64, 777, 2026, 9};
+
+    /**
+     * The filter kinds, in the order the seeds take them (seed i: kind i mod 4; the filters of seeds 4 to 7 go without
+     * the lagging backend, with a short {@code byHashMaxRun}).
+     */
+    private enum Kind { ADDRESS, TOPIC, ADDRESS_AND_TOPICS, MATCH_ALL }
+
+    @Test
+    void everyFaultAtOnceLosesAndRepeatsNoLog(TestChain chain, @TempDir Path dir) throws IOException {
+        String only = System.getProperty("chainfilter.chaos.seed");
+        Map<String, Integer> injected = new LinkedHashMap<>();
+        int resumedRuns = 0;
+        for (int i = 0; i < SEEDS.length; i++) {
+            if (only != null && Long.parseLong(only) != SEEDS[i]) {
+                continue;
+            }
+            Scenario scenario = Scenario.of(SEEDS[i], Kind.values()[i % 4], i / 4 != 1, i % 3 == 0, chain);
+            resumedRuns += run(chain, scenario, dir.resolve("seed-" + SEEDS[i] + ".checkpoint"), injected);
+        }
+        if (only == null) {
+            // The runs test the interactions only if every fault happened somewhere.
+            for (String fault : List.of("HTTP_429", "HTTP_503", "GARBAGE_BODY", "TRUNCATED_BODY", "REORDERED_BATCH",
+                    "DROPPED_ANSWER", "BATCH_TOO_LARGE", "stall", "range refused", "rate limited",
+                    "unknown by hash", "null header", "range split", "lagging block asked for by hash",
+                    "ranges and queries by hash in one batch")) {
+                assertTrue(injected.getOrDefault(fault, 0) > 0, "never injected or seen: " + fault + " " + injected);
+            }
+            assertTrue(resumedRuns >= 2, "runs resumed after a consumer failure: " + resumedRuns);
+        }
+    }
+
+    /**
+     * One seed: scans the whole chain through a proxy of its own and compares with anvil's answer.
+     *
+     * @return 1 if the consumer failed once and the scan was resumed from the checkpoint, else 0
+     */
+    private static int run(TestChain chain, Scenario scenario, Path checkpointFile, Map<String, Integer> injected)
+            throws IOException {
+        List<String> expected = scenario.anvilLogs(chain);
+        assertTrue(expected.size() > 5, scenario + ": anvil's answer has " + expected.size() + " logs");
+        Chaos chaos = new Chaos(scenario, chain);
+        int resumed = 0;
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), chaos, STALL)) {
+            List<String> emitted = new ArrayList<>();
+            AtomicInteger splits = new AtomicInteger();
+            BlockScanner scanner = BlockScanner.builder(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
+                    BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES)).headerBatchSize(scenario.headerBatch)
+                    .maxLogRangeBlocks(scenario.maxLogRange).byHashMaxRun(scenario.byHashMaxRun)
+                    .retryPolicy(PATIENT).checkpoints(new FileCheckpointStore(checkpointFile))
+                    .listener(new ScanListener() {
+                        @Override
+                        public void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
+                            splits.incrementAndGet();
+                        }
+                    }).build();
+            LogFilter filter = scenario.filter();
+            ScanSummary summary;
+            if (scenario.failingLog >= 0) {
+                int failAt = scenario.failingLog;
+                RuntimeException failure = assertThrows(RuntimeException.class, () -> scanner.scan(filter, 0,
+                        chain.head(), log -> {
+                            if (emitted.size() == failAt) {
+                                throw new IllegalStateException("consumer failure at log " + failAt);
+                            }
+                            emitted.add(LogText.of(log));
+                        }), scenario + ": the consumer's failure ends the scan");
+                assertEquals("consumer failure at log " + failAt, failure.getMessage(), scenario.toString());
+                // The failing block's logs already taken come again on resume (at-least-once for that block only).
+                long failingBlock = blockOf(expected.get(failAt));
+                emitted.removeIf(line -> blockOf(line) == failingBlock);
+                int kept = emitted.size();
+                summary = scanner.scan(filter, 0, chain.head(), log -> emitted.add(LogText.of(log)));
+                assertTrue(summary.resumed(), scenario + ": the second scan resumes from the checkpoint");
+                // The checkpoint is past the last block whose logs were all taken, and not past the failing one.
+                long lastTaken = kept == 0 ? -1 : blockOf(emitted.get(kept - 1));
+                assertTrue(summary.firstBlock() > lastTaken && summary.firstBlock() <= failingBlock, scenario
+                        + ": resumed at block " + summary.firstBlock() + ", last block taken " + lastTaken
+                        + ", failing block " + failingBlock);
+                assertEquals(expected.subList(0, kept), emitted.subList(0, kept), scenario + ": before the failure");
+                resumed = 1;
+            } else {
+                summary = scanner.scan(filter, 0, chain.head(), log -> emitted.add(LogText.of(log)));
+            }
+            assertEquals(expected, emitted, scenario + ": the scan's logs against anvil's eth_getLogs; "
+                    + chaos.injected + ", " + summary.report());
+            assertEquals(emitted.size(), new HashSet<>(emitted).size(), scenario + ": no log repeated");
+            assertEquals(chain.head(), summary.lastBlock(), scenario + ": scanned to the head");
+            assertTrue(proxy.faults() > 0 && proxy.refusals() > 0, scenario + ": faults " + proxy.faults()
+                    + ", refusals " + proxy.refusals());
+            chaos.count("range split", splits.get());
+            chaos.injected.forEach((fault, count) -> injected.merge(fault, count, Integer::sum));
+        }
+        return resumed;
+    }
+
+    private static long blockOf(String logLine) {
+        return Long.parseLong(logLine.substring(0, logLine.indexOf(' ')));
+    }
+
+    /**
+     * What one seed draws: the filter, the scanner's settings and the fault plan's limits.
+     *
+     * @param lagBlocks    how many of the newest blocks the lagging backend lacks (0: no lagging backend)
+     * @param refusedSpan  the widest {@code eth_getLogs} range the provider accepts
+     * @param stalledSpan  the most blocks the {@code eth_getLogs} calls of one request may span without stalling
+     * @param batchLimit   the most calls a JSON-RPC batch may hold (geth's batch limit)
+     * @param failingLog   the index of the log at which the consumer fails once, or -1
+     */
+    private record Scenario(long seed, Kind kind, List<String> addresses, List<List<String>> topics, int headerBatch,
+                            long maxLogRange, int byHashMaxRun, long lagBlocks, long refusedSpan, long stalledSpan,
+                            int batchLimit, int failingLog) {
+        static Scenario of(long seed, Kind kind, boolean lagging, boolean consumerFails, TestChain chain) {
+            return of(seed, seed, kind, lagging, consumerFails, chain);
+        }
+
+        /** The scenario of {@code seed}, drawn from {@code draw} (the seed itself, or a redraw of it). */
+        private static Scenario of(long draw, long seed, Kind kind, boolean lagging, boolean consumerFails,
+                                   TestChain chain) {
+            SplittableRandom random = new SplittableRandom(draw);
+            List<String> addresses = new ArrayList<>();
+            List<List<String>> topics = new ArrayList<>();
+            if (kind == Kind.ADDRESS || kind == Kind.ADDRESS_AND_TOPICS) {
+                addresses.add(pick(random, chain.emitters()));
+                if (random.nextBoolean()) {
+                    addresses.add(pick(random, chain.emitters()));
+                }
+            }
+            if (kind == Kind.TOPIC) {
+                topics.add(List.of(TestChain.topic0(pick(random, TestChain.EVENT_SIGNATURES))));
+            } else if (kind == Kind.ADDRESS_AND_TOPICS) {
+                topics.add(List.of(TestChain.topic0(pick(random, TestChain.EVENT_SIGNATURES)),
+                        TestChain.topic0(pick(random, TestChain.EVENT_SIGNATURES))));
+                if (random.nextBoolean()) {
+                    topics.add(null);
+                    topics.add(List.of(TestChain.addressTopic(pick(random, TestChain.PARTIES)),
+                            pick(random, TestChain.WORDS)));
+                }
+            }
+            // Drawn again until anvil has a few logs for it: a filter that matches nothing would test little.
+            if (kind != Kind.MATCH_ALL && new Scenario(seed, kind, addresses, topics, 1, 1, 0, 0, 1, 1, 1, -1)
+                    .anvilLogs(chain).size() < 10) {
+                return of(random.nextLong(), seed, kind, lagging, consumerFails, chain);
+            }
+            int headerBatch = new int[] {16, 25, 40}[random.nextInt(3)];
+            boolean lags = lagging && kind != Kind.MATCH_ALL;
+            int byHashMaxRun = kind == Kind.MATCH_ALL ? 0 : lags ? headerBatch : 1 + random.nextInt(3);
+            Scenario drawn = new Scenario(seed, kind, addresses, topics, headerBatch,
+                    kind == Kind.MATCH_ALL || random.nextBoolean() ? 2000 : 8 + random.nextInt(40), byHashMaxRun,
+                    lags ? 20 + random.nextInt(60) : 0,
+                    // Match-all asks for whole batches as ranges: some must be refused.
+                    3 + random.nextInt(kind == Kind.MATCH_ALL ? headerBatch - 3 : 30),
+                    2 + random.nextInt(kind == Kind.MATCH_ALL ? 20 : 10),
+                    4 + random.nextInt(30), -1);
+            if (!consumerFails) {
+                return drawn;
+            }
+            int logs = drawn.anvilLogs(chain).size();
+            return new Scenario(seed, kind, addresses, topics, headerBatch, drawn.maxLogRange, byHashMaxRun,
+                    drawn.lagBlocks, drawn.refusedSpan, drawn.stalledSpan, drawn.batchLimit,
+                    logs / 4 + random.nextInt(Math.max(1, logs / 2)));
+        }
+
+        LogFilter filter() {
+            LogFilter.Builder builder = LogFilter.builder();
+            addresses.forEach(address -> builder.address(Hex.decode(address)));
+            for (int p = 0; p < topics.size(); p++) {
+                if (topics.get(p) == null) {
+                    builder.anyTopic(p);
+                } else {
+                    builder.topic(p, topics.get(p).stream().map(Hex::decode).toArray(byte[][]::new));
+                }
+            }
+            return builder.build();
+        }
+
+        /**
+         * anvil's own {@code eth_getLogs} over the whole chain, with go-ethereum's rule that a log needs at least as
+         * many topics as the filter has positions (anvil ignores trailing wildcards; the scanner follows geth).
+         */
+        List<String> anvilLogs(TestChain chain) {
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("fromBlock", "0x0");
+            request.put("toBlock", "0x" + Long.toHexString(chain.head()));
+            if (!addresses.isEmpty()) {
+                request.put("address", addresses);
+            }
+            request.put("topics", topics);
+            List<String> logs = new ArrayList<>();
+            chain.node().rpc("eth_getLogs", request).forEach(log -> {
+                if (LogText.topicCount(log) >= topics.size()) {
+                    logs.add(LogText.of(log));
+                }
+            });
+            return logs;
+        }
+
+        @Override
+        public String toString() {
+            return "seed " + seed + " (" + kind + " " + addresses + " " + topics + ", header batch " + headerBatch
+                    + ", max log range " + maxLogRange + ", byHashMaxRun " + byHashMaxRun + ", lagging "
+                    + lagBlocks + " blocks, ranges refused above " + refusedSpan + " blocks, requests stalled above "
+                    + stalledSpan + " blocks of eth_getLogs, batches refused above " + batchLimit + " calls"
+                    + (failingLog >= 0 ? ", consumer fails at log " + failingLog : "") + ")";
+        }
+    }
+
+    /** The fault plan of one seed; also counts what it injected, by fault. */
+    private static final class Chaos implements FaultProxy.Script {
+        private static final FaultProxy.Transport[] NOISE = {FaultProxy.Transport.HTTP_429,
+            FaultProxy.Transport.HTTP_503, FaultProxy.Transport.GARBAGE_BODY, FaultProxy.Transport.TRUNCATED_BODY,
+            FaultProxy.Transport.REORDERED_BATCH, FaultProxy.Transport.DROPPED_ANSWER};
+        private static final List<ObjectNode> RANGE_REFUSALS = List.of(
+                FaultProxy.error(-32005, "query returned more than 10000 results. Try with this block range"
+                        + " [0x0, 0x10]."),
+                FaultProxy.error(-32000, "block range too large"),
+                FaultProxy.error(-32000, "exceed maximum block range: 10"));
+
+        private final Scenario scenario;
+        private final SplittableRandom random;
+        private final long firstLagging;
+        private final Set<String> seenByHash = new HashSet<>();
+        private final Set<Long> seenLaggingHeaders = new HashSet<>();
+        /** The hashes of the blocks the lagging backend lacks, in lower case. */
+        private final Set<String> laggingHashes = new HashSet<>();
+        final Map<String, Integer> injected = new LinkedHashMap<>();
+
+        Chaos(Scenario scenario, TestChain chain) {
+            this.scenario = scenario;
+            this.random = new SplittableRandom(scenario.seed * 31 + 17);
+            this.firstLagging = scenario.lagBlocks == 0 ? Long.MAX_VALUE : chain.head() - scenario.lagBlocks + 1;
+            for (long n = firstLagging; n <= chain.head(); n++) {
+                laggingHashes.add(chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n), false)
+                        .get("hash").asText().toLowerCase(Locale.ROOT));
+            }
+        }
+
+        void count(String fault, int times) {
+            injected.merge(fault, times, Integer::sum);
+        }
+
+        @Override
+        public synchronized FaultProxy.Transport transport(int number, JsonNode body) {
+            List<JsonNode> calls = FaultProxy.calls(body);
+            // The node's time for a request is the sum of its calls' (geth answers a batch's calls one after the
+            // other); a range the provider refuses costs none.
+            long logSpan = 0;
+            boolean byHash = false;
+            boolean byRange = false;
+            for (JsonNode call : calls) {
+                long span = FaultProxy.logRangeSpan(call);
+                logSpan += refusedAsRange(call, span) ? 0 : span;
+                byHash |= logFilter(call).has("blockHash");
+                byRange |= logFilter(call).has("fromBlock");
+            }
+            if (byHash && byRange) {
+                count("ranges and queries by hash in one batch", 1);
+            }
+            FaultProxy.Transport transport = FaultProxy.Transport.PASS;
+            if (logSpan > scenario.stalledSpan) {
+                count("stall", 1);
+                return FaultProxy.Transport.DELAYED;
+            }
+            if (calls.size() > scenario.batchLimit) {
+                transport = FaultProxy.Transport.BATCH_TOO_LARGE;
+            } else if (random.nextInt(6) == 0) {
+                transport = NOISE[random.nextInt(NOISE.length)];
+            } else if (random.nextInt(400) == 0) {
+                count("stall", 1);
+                return FaultProxy.Transport.DELAYED;
+            }
+            if (transport != FaultProxy.Transport.PASS) {
+                count(transport.name(), 1);
+            }
+            return transport;
+        }
+
+        @Override
+        public synchronized ObjectNode refusal(JsonNode call) {
+            JsonNode filter = logFilter(call);
+            long span = FaultProxy.logRangeSpan(call);
+            if (refusedAsRange(call, span)) {
+                count("range refused", 1);
+                return RANGE_REFUSALS.get(random.nextInt(RANGE_REFUSALS.size()));
+            }
+            if (filter.has("blockHash") && seenByHash.add(filter.get("blockHash").asText())) {
+                count("unknown by hash", 1);
+                if (laggingHashes.contains(filter.get("blockHash").asText().toLowerCase(Locale.ROOT))) {
+                    count("lagging block asked for by hash", 1);
+                }
+                return random.nextBoolean() ? FaultProxy.error(-32000, "unknown block")
+                        : FaultProxy.error(-32000, "header not found");
+            }
+            if (random.nextInt(25) == 0) {
+                count("rate limited", 1);
+                return FaultProxy.error(-32005, "daily request count exceeded, request rate limited");
+            }
+            return null;
+        }
+
+        @Override
+        public synchronized JsonNode result(JsonNode call) {
+            JsonNode filter = logFilter(call);
+            if (filter.has("toBlock") && Long.decode(filter.get("toBlock").asText()) >= firstLagging) {
+                count("lagging range answered []", 1);
+                return JsonNodeFactory.instance.arrayNode();
+            }
+            if ("eth_getBlockByNumber".equals(call.path("method").asText())) {
+                long number = Long.decode(call.path("params").path(0).asText());
+                if (number >= firstLagging && seenLaggingHeaders.add(number)) {
+                    count("null header", 1);
+                    return NullNode.instance;
+                }
+            }
+            return null;
+        }
+
+        private boolean refusedAsRange(JsonNode call, long span) {
+            return span > scenario.refusedSpan && logFilter(call).has("fromBlock");
+        }
+
+        private static JsonNode logFilter(JsonNode call) {
+            return "eth_getLogs".equals(call.path("method").asText()) ? call.path("params").path(0)
+                    : JsonNodeFactory.instance.objectNode();
+        }
+    }
+
+    private static <T> T pick(SplittableRandom random, List<T> values) {
+        return values.get(random.nextInt(values.size()));
+    }
+}
