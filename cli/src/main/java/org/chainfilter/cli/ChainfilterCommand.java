@@ -7,10 +7,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code chainfilter} command. Each feature registers its subcommand class in {@code subcommands} below; a
- * subcommand reports a user's mistake by throwing an exception with a clear message ({@link IllegalArgumentException}
- * for a bad value, an {@link java.io.IOException} for a file), and {@link ErrorHandler} turns it into one line on
- * stderr and a non-zero exit status.
+ * The {@code chainfilter} command. Each feature registers its subcommand class in {@code subcommands} below, in the
+ * order {@code --help} lists them (the demo, the protocols, conformance, then the generic tools); a subcommand reports
+ * a user's mistake by throwing an exception with a clear message ({@link IllegalArgumentException} for a bad value, an
+ * {@link java.io.IOException} for a file), and {@link ErrorHandler} turns it into one line on stderr and a non-zero
+ * exit status.
  */
 @Command(
         name = "chainfilter",
@@ -18,13 +19,13 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Light-client filters: BIP37, Ethereum logsBloom, BIP158 and the generic Bloom core.",
         subcommands = {
-            HashCommand.class,
-            MathCommand.class,
+            DemoCommand.class,
+            Bip37Command.class,
             Bip158Command.class,
             EthCommand.class,
-            Bip37Command.class,
             ConformanceCommand.class,
-            DemoCommand.class,
+            HashCommand.class,
+            MathCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class ChainfilterCommand implements Runnable {

@@ -139,6 +139,21 @@ class ChainfilterCommandTest {
                         + " allows (the rate must be at least about 1.2e-77)");
     }
 
+    /** The overview lists the demo first, then the protocols in BIP order, conformance, and the generic tools. */
+    @Test
+    void helpListsTheCommandsInTheOrderAUserMeetsThem() {
+        CliRun help = CliRun.of("--help");
+        assertEquals(0, help.status, help::toString);
+        String[] order = {"demo", "bip37", "bip158", "eth", "conformance", "hash", "math", "help"};
+        int at = help.out.indexOf("Commands:");
+        assertTrue(at >= 0, help.out);
+        for (String command : order) {
+            int next = help.out.indexOf(System.lineSeparator() + "  " + command + " ", at);
+            assertTrue(next > at, command + " after position " + at + " in" + System.lineSeparator() + help.out);
+            at = next;
+        }
+    }
+
     @Test
     void usageMistakesAreOneLineWithExitStatus2() {
         assertOneLineError(CliRun.of("hash", "siphash", "00"), 2,
