@@ -23,9 +23,42 @@ public final class ScaleRun {
     private ScaleRun() {
     }
 
+    /** Argument {@code i} as a positive count (underscores allowed, as in 100_000_000), or {@code absent}. */
+    static long count(String[] args, int i, String name, long absent) {
+        if (args.length <= i) {
+            return absent;
+        }
+        long value;
+        try {
+            value = Long.parseLong(args[i].replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is '" + args[i] + "'; it must be a whole number");
+        }
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " is " + value + "; it must be at least 1");
+        }
+        return value;
+    }
+
     public static void main(String[] args) {
-        long n = args.length > 0 ? Long.parseLong(args[0]) : 100_000_000L;
-        long probes = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
+        if (args.length > 2) {
+            System.err.println("usage: ScaleRun [n] [probes]; " + args.length + " arguments given");
+            System.exit(2);
+        }
+        boolean ok;
+        try {
+            ok = run(count(args, 0, "n", 100_000_000L), count(args, 1, "probes", 20_000_000L));
+        } catch (IllegalArgumentException e) {
+            // A count the filters refuse (more items than a filter can hold) is reported the same way.
+            System.err.println("ScaleRun: " + e.getMessage() + " (usage: ScaleRun [n] [probes])");
+            System.exit(2);
+            return;
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** The run itself; whether every member was found and both rates are within 10% of their formulas. */
+    private static boolean run(long n, long probes) {
         boolean ok = true;
 
         long start = System.nanoTime();
@@ -68,7 +101,7 @@ public final class ScaleRun {
         }
         ok &= report("blocked " + blocked + " (" + blocked.bitCount() + " bits)", n, probes, missing, positives,
                 blocked.falsePositiveRate(n), start);
-        System.exit(ok ? 0 : 1);
+        return ok;
     }
 
     private static boolean report(String kind, long n, long probes, long missing, long positives, double formula,
