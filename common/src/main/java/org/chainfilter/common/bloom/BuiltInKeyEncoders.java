@@ -1,15 +1,18 @@
 package org.chainfilter.common.bloom;
 
+import java.util.Objects;
 import org.chainfilter.common.hash.Hash128Function;
 import org.chainfilter.common.hash.Murmur3;
 
 /** The singletons behind {@link KeyEncoder#bytes()}, {@link KeyEncoder#longs()} and {@link KeyEncoder#chars()}. */
 final class BuiltInKeyEncoders {
+    /** The message of the {@link NullPointerException} for a null key: a filter has no null element. */
+    static final String NULL_KEY = "the element is null; a filter holds no null element";
 
     static final KeyEncoder<byte[]> BYTES = new KeyEncoder<>() {
         @Override
         public boolean hash128(byte[] key, int seed, Hash128Function result) {
-            return Murmur3.x64_128(seed, key, result);
+            return Murmur3.x64_128(seed, Objects.requireNonNull(key, NULL_KEY), result);
         }
 
         @Override
@@ -21,7 +24,7 @@ final class BuiltInKeyEncoders {
     static final KeyEncoder<Long> LONGS = new KeyEncoder<>() {
         @Override
         public boolean hash128(Long key, int seed, Hash128Function result) {
-            return Murmur3.x64_128OfLong(seed, key, result);
+            return Murmur3.x64_128OfLong(seed, Objects.requireNonNull(key, NULL_KEY), result);
         }
 
         @Override
@@ -33,7 +36,7 @@ final class BuiltInKeyEncoders {
     static final KeyEncoder<CharSequence> CHARS = new KeyEncoder<>() {
         @Override
         public boolean hash128(CharSequence key, int seed, Hash128Function result) {
-            return Murmur3.x64_128OfChars(seed, key, result);
+            return Murmur3.x64_128OfChars(seed, Objects.requireNonNull(key, NULL_KEY), result);
         }
 
         @Override

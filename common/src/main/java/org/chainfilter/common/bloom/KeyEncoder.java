@@ -30,7 +30,8 @@ public interface KeyEncoder<T> {
      * Hashes {@code key} with MurmurHash3 x64_128 under {@code seed} and returns what {@code result} answers for the
      * two halves.
      *
-     * @throws NullPointerException if {@code key} is null
+     * @throws NullPointerException if {@code key} is null (the built-in encoders say "the element is null; a filter
+     *     holds no null element")
      */
     boolean hash128(T key, int seed, Hash128Function result);
 
@@ -55,6 +56,7 @@ public interface KeyEncoder<T> {
      */
     static <T> KeyEncoder<T> viaBytes(Function<? super T, byte[]> toBytes) {
         Objects.requireNonNull(toBytes, "toBytes");
-        return (key, seed, result) -> Murmur3.x64_128(seed, toBytes.apply(Objects.requireNonNull(key, "key")), result);
+        return (key, seed, result) ->
+                Murmur3.x64_128(seed, toBytes.apply(Objects.requireNonNull(key, BuiltInKeyEncoders.NULL_KEY)), result);
     }
 }

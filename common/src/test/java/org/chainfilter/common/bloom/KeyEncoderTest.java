@@ -41,10 +41,14 @@ class KeyEncoderTest {
 
     @Test
     void nullKeysAreRefused() {
-        assertThrows(NullPointerException.class, () -> hash(KeyEncoder.bytes(), (byte[]) null, 0));
-        assertThrows(NullPointerException.class, () -> hash(KeyEncoder.longs(), (Long) null, 0));
-        assertThrows(NullPointerException.class, () -> hash(KeyEncoder.chars(), (CharSequence) null, 0));
+        String message = "the element is null; a filter holds no null element";
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> hash(KeyEncoder.bytes(), (byte[]) null, 0)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> hash(KeyEncoder.longs(), (Long) null, 0)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> hash(KeyEncoder.chars(), (CharSequence) null, 0)).getMessage());
         KeyEncoder<String> utf8 = KeyEncoder.viaBytes(s -> s.getBytes(StandardCharsets.UTF_8));
-        assertEquals("key", assertThrows(NullPointerException.class, () -> hash(utf8, (String) null, 0)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class, () -> hash(utf8, (String) null, 0)).getMessage());
     }
 }

@@ -65,6 +65,20 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         assertBatchReaderAgrees(create(1_000, 0.2), new SplittableRandom(11));
     }
 
+    /** A null element is refused by name, by an empty filter as by a full one, and the filter is left as it was. */
+    @Test
+    void nullElementsAreRefused() {
+        F filter = create(100, RATE);
+        for (int round = 0; round < 2; round++) {
+            var e = assertThrows(NullPointerException.class, () -> filter.put(null));
+            assertEquals("the element is null; a filter holds no null element", e.getMessage());
+            e = assertThrows(NullPointerException.class, () -> filter.mightContain(null));
+            assertEquals("the element is null; a filter holds no null element", e.getMessage());
+            filter.put(7L);
+        }
+        assertTrue(filter.mightContain(7L));
+    }
+
     @Test
     void batchReaderRefusesRangesOutsideItsArraysAndNullKeys() {
         MembershipFilter.BatchReader<Long> reader = create(100, RATE).batchReader();
