@@ -43,7 +43,11 @@ import org.web3j.protocol.core.methods.response.Log;
  * {@code eth_getLogs} in a request of its own, so that the next timeout is one query's own. A block asked for alone
  * or by hash is not split: when it keeps timing out the scan ends with a {@link ScanException} naming it. A node that
  * answers headers but no log query at all thus costs up to two timeouts per halving of the span plus the retries of
- * one block before the scan fails.
+ * one block before the scan fails. A batch of {@code eth_getBlockByNumber} calls cut off twice in a row (no call of
+ * it answered in between) is halved, as a batch the provider refuses is, for every later batch of the scan (headers
+ * and log queries; {@link ScanListener#onBatchHalved}), down to one header per request; one header that keeps timing
+ * out ends the scan with a {@link ScanException} naming the block and the timeout. The first timeout at each size
+ * costs an attempt of the retry policy, the halving none.
  *
  * <p><b>Why by hash.</b> Behind a load balancer the header of block N may come from a backend that has N while an
  * {@code eth_getLogs} range reaches one that does not have it yet, and that backend answers with the logs up to its
@@ -544,7 +548,10 @@ public final class BlockScanner {
             this.service = Objects.requireNonNull(service, "service");
         }
 
-        /** Headers requested per JSON-RPC batch, 1..1000 (default 100); halved for the scan if a provider refuses. */
+        /**
+         * Headers requested per JSON-RPC batch, 1..1000 (default 100); halved for the scan if a provider refuses a
+         * batch, or if the client's timeout cuts a batch of headers off twice in a row.
+         */
         public Builder headerBatchSize(int headers) {
             if (headers < 1 || headers > MAX_HEADER_BATCH_SIZE) {
                 throw new IllegalArgumentException("header batch size is " + headers + "; it must be 1.."

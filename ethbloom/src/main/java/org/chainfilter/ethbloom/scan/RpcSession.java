@@ -26,10 +26,10 @@ import org.web3j.protocol.core.methods.response.EthLog;
 import org.web3j.protocol.core.methods.response.Log;
 
 /**
- * The JSON-RPC side of one scan: batched calls, bounded retries with backoff, smaller batches when a provider refuses a
- * batch, and {@code eth_getLogs} ranges split in half when a provider refuses a range or when this client's own
- * timeout cuts the range off twice. Not thread-safe; one per scan, so that what it learns about a provider's limits
- * lasts for that scan.
+ * The JSON-RPC side of one scan: batched calls, bounded retries with backoff, batches halved when a provider refuses a
+ * batch or when this client's own timeout cuts a batch of headers off twice in a row, and {@code eth_getLogs} ranges
+ * split in half when a provider refuses a range or when this client's own timeout cuts the range off twice. Not
+ * thread-safe; one per scan, so that what it learns about a provider's limits lasts for that scan.
  */
 final class RpcSession {
     /** Waits between retries; tests replace it to run without sleeping. */
@@ -138,7 +138,16 @@ final class RpcSession {
         return blocks(numbers);
     }
 
-    /** The headers of the given blocks (without transactions), in the same order, batched. */
+    /**
+     * The headers of the given blocks (without transactions), in the same order, batched.
+     *
+     * <p>A batch that this client's timeout cuts off as a whole costs an attempt and is sent again; cut off a second
+     * time in a row (no answer to any of its calls in between), the batch size is halved for the rest of the session,
+     * as for a batch the node refuses as too large, down to one header per request: the node answers a batch's calls
+     * one after the other, so a smaller batch takes it less time. One header cut off by the timeout cannot be asked
+     * for in a smaller piece: it is sent again until the retries run out, and the {@link ScanException} names the
+     * block and the timeout.
+     */
     List<EthBlock.Block> blocks(long[] wanted) {
         Map<Long, EthBlock.Block> found = new HashMap<>();
         ArrayDeque<Long> pending = new ArrayDeque<>();
@@ -148,6 +157,8 @@ final class RpcSession {
         String call = wanted.length == 0 ? "eth_getBlockByNumber"
                 : "eth_getBlockByNumber " + wanted[0] + ".." + wanted[wanted.length - 1];
         Attempts attempts = new Attempts(call);
+        // Batches cut off as a whole since a batch was last answered or halved.
+        int batchTimeouts = 0;
         while (!pending.isEmpty()) {
             List<Long> numbers = take(pending);
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
@@ -157,6 +168,21 @@ final class RpcSession {
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
+            if (outcomes.get(0).status == Status.BATCH_TIMED_OUT) {
+                String timedOut = "blocks " + numbers.get(0) + ".." + numbers.get(numbers.size() - 1)
+                        + ": no answer within the client's call timeout (" + outcomes.get(0).problem + ")";
+                for (int i = numbers.size() - 1; i >= 0; i--) {
+                    pending.addFirst(numbers.get(i));
+                }
+                if (++batchTimeouts >= 2) {
+                    halveBatch(numbers.size(), timedOut + ", twice");
+                    batchTimeouts = 0;
+                    attempts.succeeded();
+                } else {
+                    attempts.failed(timedOut);
+                }
+                continue;
+            }
             for (int i = numbers.size() - 1; i >= 0; i--) {
                 long n = numbers.get(i);
                 Outcome outcome = outcomes.get(i);
@@ -171,6 +197,9 @@ final class RpcSession {
                     if (outcome.status == Status.OK) {
                         // A null block at or below the head: a load-balanced backend that has not caught up yet.
                         problem = "block " + n + " is not available (null)";
+                    } else if (outcome.status == Status.TIMED_OUT) {
+                        problem = "block " + n + ": no answer within the client's call timeout (" + outcome.problem
+                                + "); one header cannot be asked for in a smaller piece: raise the call timeout";
                     } else if (outcome.status != Status.RESEND) {
                         problem = outcome.problem;
                     }
@@ -182,6 +211,9 @@ final class RpcSession {
                 } else {
                     found.put(n, block);
                 }
+            }
+            if (outcomes.stream().anyMatch(outcome -> outcome.status == Status.OK)) {
+                batchTimeouts = 0;
             }
             settle(attempts, outcomes, problem);
         }
@@ -457,7 +489,7 @@ final class RpcSession {
             Status status = kind != Kind.TRANSIENT ? Status.RESEND
                     : ProviderErrors.isClientTimeout(e) ? Status.BATCH_TIMED_OUT : Status.TRANSIENT;
             if (status == Status.RESEND) {
-                batchSize = Math.max(1, requests.size() / 2);
+                halveBatch(requests.size(), "batch of " + requests.size() + " refused: " + describe(e));
             }
             for (int i = 0; i < requests.size(); i++) {
                 outcomes.add(new Outcome(status, null, "batch of " + requests.size() + ": " + describe(e)));
@@ -465,16 +497,19 @@ final class RpcSession {
             return outcomes;
         }
         Map<Long, Response<?>> byId = new HashMap<>();
-        boolean batchRefused = false;
+        String refusal = null;
         for (Response<?> response : answer.getResponses()) {
             byId.put(response.getId(), response);
-            batchRefused |= response.hasError() && ProviderErrors.refusesBatch(response.getError().getCode(),
-                    response.getError().getMessage());
+            if (response.hasError() && ProviderErrors.refusesBatch(response.getError().getCode(),
+                    response.getError().getMessage())) {
+                refusal = "error " + response.getError().getCode() + ": " + response.getError().getMessage();
+            }
         }
+        boolean batchRefused = refusal != null;
         if (batchRefused) {
             // The batch, not a call, was refused (its other calls unanswered or refused too): smaller batches, no
             // retry; the calls answered are kept.
-            batchSize = Math.max(1, requests.size() / 2);
+            halveBatch(requests.size(), "batch of " + requests.size() + " refused: " + refusal);
         }
         for (Request<?, ? extends Response<?>> request : requests) {
             Response<?> response = byId.get(request.getId());
@@ -486,6 +521,12 @@ final class RpcSession {
             }
         }
         return outcomes;
+    }
+
+    /** Halves the batch size for the rest of the session (a batch of {@code calls} was too much) and says so. */
+    private void halveBatch(int calls, String problem) {
+        batchSize = Math.max(1, calls / 2);
+        listener.onBatchHalved(calls, batchSize, problem);
     }
 
     private static Outcome outcomeOf(Response<?> response) {

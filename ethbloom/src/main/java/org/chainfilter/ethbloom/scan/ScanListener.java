@@ -26,6 +26,15 @@ public interface ScanListener {
     }
 
     /**
+     * JSON-RPC batches are {@code toCalls} calls at most from now on, where one of {@code fromCalls} was too much: the
+     * provider refused the batch (geth's "batch too large" above {@code --rpc.batch-request-limit}, a response above
+     * its size limit), or this client's timeout cut a batch of headers off twice in a row ({@code problem} says
+     * which). The calls of that batch are sent again in smaller batches.
+     */
+    default void onBatchHalved(int fromCalls, int toCalls, String problem) {
+    }
+
+    /**
      * Section {@code section} of the section index is not used in this scan, for {@code reason}: its last block has
      * another hash on the node (the chain was reorganised after the section was built: the index should be rebuilt),
      * or it is beyond the head, or beyond the head less the scan's confirmations (not yet confirmed, it may still

@@ -13,7 +13,8 @@
  *   org.chainfilter.ethbloom.scan.RetryPolicy});</li>
  *   <li>over {@link org.chainfilter.ethbloom.scan.BoundedHttp}'s transport, bounds every call in time and every answer
  *   in size (an answer above the limit splits the range like a provider's refusal, and so does a range that the
- *   call timeout cuts off twice in a row);</li>
+ *   call timeout cuts off twice in a row; a batch of headers cut off twice in a row is halved, down to one header
+ *   per request);</li>
  *   <li>stays a configurable number of blocks behind the head, so that a reorganisation shallower than that depth never
  *   reaches the consumer;</li>
  *   <li>checkpoints after every block whose logs it emitted (and at the end of every header batch), in a file written

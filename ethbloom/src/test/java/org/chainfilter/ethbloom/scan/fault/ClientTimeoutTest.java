@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
+import org.chainfilter.ethbloom.scan.HeaderReader;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanListener;
@@ -45,6 +46,8 @@ class ClientTimeoutTest {
     private static final Duration STALL = Duration.ofMillis(700);
     private static final RetryPolicy PATIENT = RetryPolicy.of(8, Duration.ofMillis(5), Duration.ofMillis(50));
     private static final RetryPolicy SHORT = RetryPolicy.of(3, Duration.ofMillis(5), Duration.ofMillis(10));
+    /** The most headers the "node" answers in one request within the call timeout. */
+    private static final int ANSWERED_HEADERS = 3;
     /** The widest {@code eth_getLogs} range the "node" answers within the call timeout. */
     private static final long ANSWERED_SPAN = 10;
 
@@ -134,6 +137,78 @@ class ClientTimeoutTest {
                     + " cannot be asked for in a smaller piece: raise the call timeout", failed.getMessage());
             assertEquals(List.of(), splits);
         }
+    }
+
+    /**
+     * A node that cannot answer more than {@link #ANSWERED_HEADERS} headers within the call timeout: every request
+     * holding more {@code eth_getBlockByNumber} calls stalls. A batch of 16 headers times out twice and is halved, and
+     * so on down to 2, which passes; the scan ends with anvil's answer. Before, the batch of 16 was sent again at the
+     * same size until the retries ran out.
+     */
+    @Test
+    void aHeaderBatchThatTimesOutTwiceIsHalvedUntilTheNodeAnswersIt(TestChain chain) throws IOException {
+        FaultProxy.Script stalls = FaultProxy.Script.transports((number, body) -> headerCalls(body) > ANSWERED_HEADERS
+                ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> halvings = new CopyOnWriteArrayList<>();
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, new ArrayList<>())
+                    .listener(halvingRecorder(halvings)).headerBatchSize(16).byHashMaxRun(0));
+            assertEquals(List.of("16 -> 8: blocks 0..15: no answer within the client's call timeout (batch of 16:"
+                    + " InterruptedIOException: timeout), twice", "8 -> 4: blocks 0..7: no answer within the client's"
+                    + " call timeout (batch of 8: InterruptedIOException: timeout), twice", "4 -> 2: blocks 0..3: no"
+                    + " answer within the client's call timeout (batch of 4: InterruptedIOException: timeout), twice"),
+                    halvings);
+            assertEquals(6, proxy.faults(), "stalled requests: two at each of 16, 8 and 4 headers");
+            assertEquals(0, summary.rangeSplits(), summary::report);
+            assertEquals(3, summary.retries(), "the first timeout at each size costs an attempt: " + summary.report());
+        }
+    }
+
+    /**
+     * Every request asking for the header of block 5 stalls: its batches are halved from 8 down to 1, and block 5
+     * alone times out until the retries run out; the scan, and a {@link HeaderReader}, fail naming the block and the
+     * timeout.
+     */
+    @Test
+    void aHeaderThatKeepsTimingOutEndsTheScanNamingTheBlockAndTheTimeout(TestChain chain) throws IOException {
+        FaultProxy.Script stalls = FaultProxy.Script.transports((number, body) -> FaultProxy.calls(body).stream()
+                .anyMatch(call -> "eth_getBlockByNumber".equals(call.path("method").asText())
+                        && "0x5".equals(call.path("params").path(0).asText()))
+                ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS);
+        String expected = "eth_getBlockByNumber 0..7 failed 3 times in a row (retry limit 3); last error: block 5: no"
+                + " answer within the client's call timeout (InterruptedIOException: timeout); one header cannot be"
+                + " asked for in a smaller piece: raise the call timeout";
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> halvings = new CopyOnWriteArrayList<>();
+            BlockScanner scanner = scanner(proxy, new ArrayList<>()).listener(halvingRecorder(halvings))
+                    .headerBatchSize(8).retryPolicy(SHORT).build();
+            ScanException failed = assertThrows(ScanException.class,
+                    () -> scanner.scan(LogFilter.matchAll(), 0, chain.head(), log -> { }));
+            assertEquals(expected, failed.getMessage());
+            assertEquals(List.of("8 -> 4", "4 -> 2", "2 -> 1"), halvings.stream()
+                    .map(halving -> halving.substring(0, halving.indexOf(':'))).toList());
+
+            HeaderReader reader = new HeaderReader(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
+                    BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES), SHORT, 8, ScanListener.NONE);
+            ScanException unread = assertThrows(ScanException.class, () -> reader.blocks(0, 7));
+            assertEquals(expected, unread.getMessage());
+        }
+    }
+
+    /** The number of {@code eth_getBlockByNumber} calls in a request body. */
+    private static long headerCalls(JsonNode body) {
+        return FaultProxy.calls(body).stream()
+                .filter(call -> "eth_getBlockByNumber".equals(call.path("method").asText())).count();
+    }
+
+    /** A listener recording each batch halving as "from -> to: problem". */
+    private static ScanListener halvingRecorder(List<String> halvings) {
+        return new ScanListener() {
+            @Override
+            public void onBatchHalved(int fromCalls, int toCalls, String problem) {
+                halvings.add(fromCalls + " -> " + toCalls + ": " + problem);
+            }
+        };
     }
 
     /** A scanner through the proxy with the short call timeout, recording each range split as "first..last". */
