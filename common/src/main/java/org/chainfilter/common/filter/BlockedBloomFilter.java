@@ -371,6 +371,22 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
                 FamilyBinaryForm.readWords(data, (int) blocks * WORDS_PER_BLOCK));
     }
 
+    /** Equal when the block count, {@code k}, the key encoder and every bit are equal. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof BlockedBloomFilter)) {
+            return false;
+        }
+        BlockedBloomFilter<?> other = (BlockedBloomFilter<?>) o;
+        return blockCount == other.blockCount && hashFunctionCount == other.hashFunctionCount
+                && encoder.equals(other.encoder) && Arrays.equals(words, other.words);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * blockCount + hashFunctionCount) + Arrays.hashCode(words);
+    }
+
     @Override
     public String toString() {
         return "BlockedBloomFilter[blocks=" + blockCount + ", k=" + hashFunctionCount + "]";

@@ -176,6 +176,24 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
         return (int) ((bitCount + 63) >>> 6);
     }
 
+    /**
+     * Equal when the shape, the key encoder and every bit are equal. The bits are read one word at a time, so with
+     * writers running the answer is of no single moment.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ConcurrentBloomFilter)) {
+            return false;
+        }
+        ConcurrentBloomFilter<?> other = (ConcurrentBloomFilter<?>) o;
+        return shape.equals(other.shape) && encoder.equals(other.encoder) && bits.equals(other.bits);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * shape.hashCode() + bits.hashCode();
+    }
+
     @Override
     public String toString() {
         return "ConcurrentBloomFilter[bits=" + bitCount + ", k=" + hashFunctionCount + "]";

@@ -3,6 +3,7 @@ package org.chainfilter.common.filter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
@@ -230,6 +231,25 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
                 4, FourBitCells::wordsFor, maxBytes, "counters at or above %d are non-zero");
         return new CountingBloomFilter<>(encoder, read.shape(),
                 new FourBitCells(read.shape().bitCount(), read.words()));
+    }
+
+    /**
+     * Equal when the shape, the key encoder and every cell are equal (what the binary form holds, with the encoder).
+     * Like the cells it reads, not safe against a concurrent writer.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof CountingBloomFilter)) {
+            return false;
+        }
+        CountingBloomFilter<?> other = (CountingBloomFilter<?>) o;
+        return shape.equals(other.shape) && encoder.equals(other.encoder)
+                && Arrays.equals(cells.words, other.cells.words);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * shape.hashCode() + Arrays.hashCode(cells.words);
     }
 
     @Override

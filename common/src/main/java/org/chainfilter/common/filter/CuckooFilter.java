@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Locale;
+import java.util.Arrays;
 import java.util.Objects;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -416,6 +417,28 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         filter.victimBucket = victim ? victimBucket : 0;
         filter.victimFingerprint = victim ? victimFingerprint : 0;
         return filter;
+    }
+
+    /**
+     * Equal when the table's geometry, every slot, the count, the victim and the key encoder are equal: what the
+     * binary form holds, with the encoder. The state of the generator that picks which slot a kick evicts is not part
+     * of the value (the binary form does not hold it either).
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof CuckooFilter)) {
+            return false;
+        }
+        CuckooFilter<?> other = (CuckooFilter<?>) o;
+        return table.bucketCount == other.table.bucketCount && table.fingerprintBits == other.table.fingerprintBits
+                && count == other.count && victimUsed == other.victimUsed
+                && (!victimUsed || victimBucket == other.victimBucket && victimFingerprint == other.victimFingerprint)
+                && encoder.equals(other.encoder) && Arrays.equals(table.words, other.table.words);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Long.hashCode(count) + Arrays.hashCode(table.words);
     }
 
     @Override

@@ -236,6 +236,23 @@ public final class GrowableCuckooFilter<T> implements RemovableFilter<T> {
         return new GrowableCuckooFilter<>(encoder, initialCapacity, rate, tables);
     }
 
+    /** Equal when the first table's capacity, the rate bound, the key encoder and every table are equal. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof GrowableCuckooFilter)) {
+            return false;
+        }
+        GrowableCuckooFilter<?> other = (GrowableCuckooFilter<?>) o;
+        return initialCapacity == other.initialCapacity
+                && Double.compare(falsePositiveRate, other.falsePositiveRate) == 0
+                && encoder.equals(other.encoder) && tables.equals(other.tables);
+    }
+
+    @Override
+    public int hashCode() {
+        return tables.hashCode();
+    }
+
     @Override
     public String toString() {
         return "GrowableCuckooFilter[P=" + falsePositiveRate + ", capacity=" + initialCapacity + ", tables="

@@ -14,6 +14,10 @@ import java.util.Objects;
  *
  * <p>Implementations document their thread safety and whether their {@code put}/{@code mightContain} allocate.
  *
+ * <p>Every kind compares by content: two filters of one kind are {@code equals} (with equal hash codes) when their
+ * parameters, key encoder and cells are equal, as for a filter and its {@link #copy()} or its binary form read back.
+ * A null element is refused with a {@link NullPointerException} by the built-in key encoders.
+ *
  * @param <T> the element type
  */
 public interface MembershipFilter<T> {

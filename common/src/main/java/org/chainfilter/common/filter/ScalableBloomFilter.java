@@ -263,6 +263,23 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         return new ScalableBloomFilter<>(encoder, initialCapacity, rate, stages);
     }
 
+    /** Equal when the first stage's capacity, the rate bound, the key encoder and every stage are equal. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ScalableBloomFilter)) {
+            return false;
+        }
+        ScalableBloomFilter<?> other = (ScalableBloomFilter<?>) o;
+        return initialCapacity == other.initialCapacity
+                && Double.compare(falsePositiveRate, other.falsePositiveRate) == 0
+                && encoder.equals(other.encoder) && stages.equals(other.stages);
+    }
+
+    @Override
+    public int hashCode() {
+        return stages.hashCode();
+    }
+
     @Override
     public String toString() {
         return "ScalableBloomFilter[P=" + falsePositiveRate + ", n0=" + initialCapacity + ", stages=" + stages.size()

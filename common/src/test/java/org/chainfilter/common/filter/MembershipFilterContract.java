@@ -207,6 +207,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         byte[] bytes = filter.toByteArray();
         F back = read(bytes, bytes.length);
         assertArrayEquals(bytes, back.toByteArray());
+        assertEquals(filter, back);
+        assertEquals(filter.hashCode(), back.hashCode());
         for (long i = 0; i < 20_000; i++) {
             assertEquals(filter.mightContain(i), back.mightContain(i), "key " + i);
         }
@@ -296,6 +298,30 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         });
     }
 
+    /**
+     * Equality is by content: the same puts into the same shape give equal filters with equal hash codes; another
+     * shape, or one more element, does not.
+     */
+    @Test
+    void equalityIsByContent() {
+        F one = create(1_000, RATE);
+        F two = create(1_000, RATE);
+        assertEquals(one, two);
+        for (long i = 0; i < 300; i++) {
+            one.put(i);
+            two.put(i);
+        }
+        assertEquals(one, two);
+        assertEquals(one.hashCode(), two.hashCode());
+        assertNotEquals(one, create(1_000, 0.05));
+        assertNotEquals(one, create(50_000, RATE));
+        assertNotEquals(one, null);
+        assertNotEquals(one, one.toByteArray());
+        two.put(1L << 50);
+        assertNotEquals(one, two);
+        assertTrue(one.equals(one));
+    }
+
     @Test
     void copyIsIndependent() {
         F filter = create(1_000, RATE);
@@ -303,10 +329,13 @@ abstract class MembershipFilterContract<F extends MembershipFilter<Long>> {
         @SuppressWarnings("unchecked")
         F copy = (F) filter.copy();
         assertArrayEquals(filter.toByteArray(), copy.toByteArray());
+        assertEquals(filter, copy);
+        assertEquals(filter.hashCode(), copy.hashCode());
         for (long i = 2; i < 200; i++) {
             copy.put(i);
         }
         assertNotEquals(Hex.encode(filter.toByteArray()), Hex.encode(copy.toByteArray()));
+        assertNotEquals(filter, copy);
         assertTrue(copy.mightContain(1L) && copy.mightContain(150L));
         assertEquals(1, filter.approximateElementCount());
     }
