@@ -95,6 +95,21 @@ final class CliInputs {
         }
     }
 
+    /**
+     * {@code text} decoded from hex as exactly {@code length} bytes, the length checked from the digit count before
+     * anything is decoded; a refusal names {@code source} as {@link #hex(String, String)} does
+     * ({@code "--topic 'zz': topic is 1 bytes; it must be exactly 32 bytes"}).
+     *
+     * @param what the kind of value, as the length refusal names it, e.g. {@code "topic"}
+     */
+    static byte[] hex(String source, String text, int length, String what) {
+        try {
+            return Hex.decode(text.strip(), length, what);
+        } catch (IllegalArgumentException e) {
+            throw refusal(source, text, e);
+        }
+    }
+
     /** A 32-byte hash given in display (RPC) order; a refusal names {@code source} as {@link #hex} does. */
     static Hash256 displayHash(String source, String text) {
         try {

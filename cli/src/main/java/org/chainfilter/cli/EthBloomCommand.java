@@ -14,7 +14,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogsBloom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +31,9 @@ import picocli.CommandLine.Spec;
 final class EthBloomCommand implements Callable<Integer> {
     /** The most JSON accepted: generous for a block's logs, small enough to refuse a wrong file early. */
     static final long MAX_INPUT_BYTES = 256L << 20;
+    /** How a refusal names {@link #MAX_INPUT_BYTES}: the number, its size in MiB and that it is the most read. */
+    private static final String LIMIT = MAX_INPUT_BYTES + " bytes (" + (MAX_INPUT_BYTES >> 20)
+            + " MiB), the most eth bloom reads";
 
     @Spec
     private CommandSpec spec;
@@ -71,8 +73,7 @@ final class EthBloomCommand implements Callable<Integer> {
             Path path = CliInputs.regularFile(Path.of(file), "FILE");
             long size = Files.size(path);
             if (size > MAX_INPUT_BYTES) {
-                throw new IllegalArgumentException(file + " is " + size + " bytes; at most " + MAX_INPUT_BYTES
-                        + " are read");
+                throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);
             }
             try (InputStream in = Files.newInputStream(path)) {
                 // the size a device or a growing file reports need not bound what it yields
@@ -95,7 +96,8 @@ final class EthBloomCommand implements Callable<Integer> {
     private static byte[] readBounded(InputStream in, String what) throws IOException {
         byte[] bytes = in.readNBytes((int) MAX_INPUT_BYTES + 1);
         if (bytes.length > MAX_INPUT_BYTES) {
-            throw new IllegalArgumentException(what + " holds more than " + MAX_INPUT_BYTES + " bytes");
+            // A device or a pipe has no size to check first: it is read up to one byte past the limit.
+            throw new IllegalArgumentException(what + " holds more than " + LIMIT);
         }
         return bytes;
     }
@@ -131,7 +133,7 @@ final class EthBloomCommand implements Callable<Integer> {
         if (value == null || !value.isTextual()) {
             throw new IllegalArgumentException("log " + index + " has no " + field + " string");
         }
-        return Hex.decode(value.asText(), length, "log " + index + " " + field);
+        return CliInputs.hex("log " + index + " of the input, " + field, value.asText(), length, field);
     }
 
     private static List<byte[]> topics(JsonNode log, int index) {
@@ -145,7 +147,7 @@ final class EthBloomCommand implements Callable<Integer> {
             if (!topic.isTextual()) {
                 throw new IllegalArgumentException("log " + index + " topic " + t + " is not a string");
             }
-            out.add(Hex.decode(topic.asText(), 32, "log " + index + " topic " + t));
+            out.add(CliInputs.hex("log " + index + " of the input, topics[" + t + "]", topic.asText(), 32, "topic"));
         }
         return out;
     }

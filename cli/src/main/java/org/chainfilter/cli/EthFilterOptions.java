@@ -3,7 +3,6 @@ package org.chainfilter.cli;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import picocli.CommandLine.Option;
 
@@ -35,7 +34,7 @@ final class EthFilterOptions {
         }
         LogFilter.Builder builder = LogFilter.builder();
         for (String address : addresses) {
-            builder.address(Hex.decode(address.strip(), 20, "address " + address.strip()));
+            builder.address(CliInputs.hex("--address", address, 20, "address"));
         }
         for (int position = 0; position < topics.size(); position++) {
             String spec = topics.get(position).strip();
@@ -44,7 +43,7 @@ final class EthFilterOptions {
                 continue;
             }
             for (String topic : spec.split(",", -1)) {
-                builder.topic(position, Hex.decode(topic.strip(), 32, "topic " + topic.strip()));
+                builder.topic(position, CliInputs.hex("--topic", topic, 32, "topic"));
             }
         }
         return builder.build();

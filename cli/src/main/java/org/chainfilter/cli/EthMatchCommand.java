@@ -42,7 +42,8 @@ final class EthMatchCommand implements Callable<Integer> {
         }
         String hex = bloomHex != null ? bloomHex
                 : CliInputs.readText(bloomFile, "--bloom-file", CliInputs.MAX_VALUE_FILE_BYTES);
-        LogsBloom bloom = LogsBloom.fromHex(hex.strip());
+        String source = bloomHex != null ? "--bloom" : "--bloom-file " + bloomFile;
+        LogsBloom bloom = LogsBloom.fromBytes(CliInputs.hex(source, hex, LogsBloom.BYTE_COUNT, "logsBloom"));
         LogFilter filter = filterOptions.filter();
         boolean could = filter.couldMatch(bloom);
         PrintWriter out = spec.commandLine().getOut();

@@ -78,9 +78,11 @@ class EthCommandTest {
 
     @Test
     void bloomRefusesMalformedLogs() {
-        assertFailure("chainfilter: log 0 address is 19 bytes; it must be exactly 20 bytes" + NL,
+        assertFailure("chainfilter: log 0 of the input, address '0x" + "11".repeat(19) + "': address is 19 bytes;"
+                + " it must be exactly 20 bytes" + NL,
                 withStdin("[{\"address\":\"0x" + "11".repeat(19) + "\",\"topics\":[]}]", () -> CliRun.of("eth", "bloom")));
-        assertFailure("chainfilter: log 0 topic 0 is 31 bytes; it must be exactly 32 bytes" + NL,
+        assertFailure("chainfilter: log 0 of the input, topics[0] '0x" + "22".repeat(31) + "': topic is 31 bytes;"
+                + " it must be exactly 32 bytes" + NL,
                 withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0x" + "22".repeat(31) + "\"]}]",
                         () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: log 0 has no topics list" + NL,
@@ -92,6 +94,35 @@ class EthCommandTest {
         CliRun notJson = withStdin("{", () -> CliRun.of("eth", "bloom"));
         assertEquals(1, notJson.status);
         assertTrue(notJson.err.startsWith("chainfilter: not JSON: "), notJson::toString);
+    }
+
+    /**
+     * A bad hex digit names the log (its index among all the logs of the input, receipts flattened) and the field:
+     * the bare "not a hex digit: 'z' at position 2" left the user to search a block's worth of logs.
+     */
+    @Test
+    void bloomNamesTheLogAndFieldOfABadHexDigit() {
+        String good = "{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"" + ZERO_TOPIC + "\"]}";
+        String badTopic = "{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"" + ZERO_TOPIC + "\",\"0xzz"
+                + "00".repeat(31) + "\"]}";
+        String receipts = "[{\"logs\":[" + good + "]},{\"logs\":[" + good + "," + badTopic + "]}]";
+        assertFailure("chainfilter: log 2 of the input, topics[1] '0xzz" + "00".repeat(31) + "': not a hex digit: 'z'"
+                + " at position 2" + NL, withStdin(receipts, () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: log 0 of the input, topics[0] '0xzz': topic is 1 bytes; it must be exactly 32"
+                + " bytes" + NL, withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0xzz\"]}]",
+                        () -> CliRun.of("eth", "bloom")));
+        String badAddress = "[{\"address\":\"0x" + "1g".repeat(20) + "\",\"topics\":[]}]";
+        assertFailure("chainfilter: log 0 of the input, address '0x" + "1g".repeat(20) + "': not a hex digit: 'g' at"
+                + " position 3" + NL, withStdin(badAddress, () -> CliRun.of("eth", "bloom")));
+    }
+
+    /** An endless input is refused at the limit, and the message says that is the most eth bloom reads. */
+    @Test
+    void bloomNamesItsInputLimit() {
+        Path zero = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero on this system");
+        assertFailure("chainfilter: /dev/zero holds more than 268435456 bytes (256 MiB), the most eth bloom reads" + NL,
+                CliRun.of("eth", "bloom", zero.toString()));
     }
 
     @Test
@@ -110,15 +141,33 @@ class EthCommandTest {
 
     @Test
     void matchRefusesBadInput() {
-        assertFailure("chainfilter: logsBloom is 2 bytes; it must be exactly 256 bytes" + NL,
+        assertFailure("chainfilter: --bloom '0x0000': logsBloom is 2 bytes; it must be exactly 256 bytes" + NL,
                 CliRun.of("eth", "match", "--bloom", "0x0000", "--address", CONTRACT));
-        assertFailure("chainfilter: address 0x1234 is 2 bytes; it must be exactly 20 bytes" + NL,
+        assertFailure("chainfilter: --address '0x1234': address is 2 bytes; it must be exactly 20 bytes" + NL,
                 CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", "0x1234"));
         assertFailure("chainfilter: 5 --topic positions given; at most 4 are allowed" + NL,
                 CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", "*", "--topic", "*",
                         "--topic", "*", "--topic", "*"));
         assertFailure("chainfilter: give exactly one of --bloom and --bloom-file" + NL,
                 CliRun.of("eth", "match", "--address", CONTRACT));
+    }
+
+    /** A bad hex value names the option it came from: the bare "not a hex digit" did not say which. */
+    @Test
+    void matchNamesTheOptionOfBadHex(@TempDir Path dir) throws IOException {
+        assertFailure("chainfilter: --topic 'zz': topic is 1 bytes; it must be exactly 32 bytes" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "zz"));
+        String badTopic = "0x" + "zz".repeat(32);
+        assertFailure("chainfilter: --topic '" + badTopic + "': not a hex digit: 'z' at position 2" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", ZERO_TOPIC + "," + badTopic));
+        assertFailure("chainfilter: --address '0x" + "zz".repeat(20) + "': not a hex digit: 'z' at position 2" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", "0x" + "zz".repeat(20)));
+        String badBloom = "0xzz" + BESU_BLOOM.substring(4);
+        assertFailure("chainfilter: --bloom: not a hex digit: 'z' at position 2" + NL,
+                CliRun.of("eth", "match", "--bloom", badBloom));
+        Path file = Files.writeString(dir.resolve("bloom.txt"), badBloom + "\n");
+        assertFailure("chainfilter: --bloom-file " + file + ": not a hex digit: 'z' at position 2" + NL,
+                CliRun.of("eth", "match", "--bloom-file", file.toString()));
     }
 
     @Test

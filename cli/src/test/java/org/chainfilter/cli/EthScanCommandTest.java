@@ -269,7 +269,7 @@ class EthScanCommandTest {
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--by-hash-max-run", "-1").err.strip());
         assertEquals("chainfilter: toBlock 4 is below fromBlock 5",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "5", "--to", "4").err.strip());
-        assertEquals("chainfilter: address 0x12 is 1 bytes; it must be exactly 20 bytes",
+        assertEquals("chainfilter: --address '0x12': address is 1 bytes; it must be exactly 20 bytes",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--address", "0x12").err.strip());
         CliRun noRpc = CliRun.of("eth", "scan", "--from", "0");
         assertEquals(2, noRpc.status);
