@@ -43,6 +43,22 @@ final class EthIndexCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), "an index command is required: build or query");
     }
 
+    /**
+     * Refuses an index directory that does not exist or is a file, naming the option: the index's own refusal
+     * ("holds no section index (index.meta is missing)") fits only a directory that exists without an index.
+     *
+     * @return {@code directory}
+     */
+    static Path existingDirectory(Path directory, String option) {
+        if (!Files.exists(directory)) {
+            throw new IllegalArgumentException(option + " " + directory + ": no such directory");
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalArgumentException(option + " " + directory + " is a file, not a directory");
+        }
+        return directory;
+    }
+
     /** {@code chainfilter eth index build}. */
     @Command(name = "build", mixinStandardHelpOptions = true,
             description = {"Append header blooms to the index in DIR, from a file or from a JSON-RPC node.",
@@ -99,6 +115,19 @@ final class EthIndexCommand implements Runnable {
         public Integer call() throws IOException {
             if ((bloomsFile == null) == (rpcUrl == null)) {
                 throw new IllegalArgumentException("give exactly one of --blooms and --rpc");
+            }
+            if (rpcUrl != null) {
+                // before the index directory is created
+                RpcTransport.checkUrl(rpcUrl);
+            }
+            if (firstBlock < 0) {
+                throw new IllegalArgumentException("--first-block is " + firstBlock + "; block numbers start at 0");
+            }
+            if (toBlock != null && toBlock < 0) {
+                throw new IllegalArgumentException("--to is " + toBlock + "; block numbers start at 0");
+            }
+            if (Files.exists(directory)) {
+                existingDirectory(directory, "--index");
             }
             if (rpcUrl == null && toBlock != null) {
                 throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
@@ -168,6 +197,13 @@ final class EthIndexCommand implements Runnable {
                 public void onRetry(String call, int failure, Duration delay, String problem) {
                     err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(),
                             failure, problem);
+                    err.flush();
+                }
+
+                @Override
+                public void onBatchHalved(int fromCalls, int toCalls, String problem) {
+                    err.printf(Locale.ROOT, "halving JSON-RPC batches from %d to %d calls (%s)%n", fromCalls, toCalls,
+                            problem);
                     err.flush();
                 }
             });
@@ -255,7 +291,7 @@ final class EthIndexCommand implements Runnable {
 
         @Override
         public Integer call() {
-            SectionIndex index = SectionIndex.open(directory);
+            SectionIndex index = SectionIndex.open(existingDirectory(directory, "--index"));
             if (index.indexedBlockCount() == 0) {
                 throw new IllegalArgumentException("the index in " + directory + " holds no block yet");
             }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -126,6 +127,7 @@ final class EthScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        checkOptions();
         LogFilter filter = filterOptions.filter();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -161,15 +163,54 @@ final class EthScanCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code --follow}: validates the follow options, then hands over to {@link EthScanFollow}. */
-    private int follow(BlockScanner.Builder builder, LogFilter filter, PrintWriter out, PrintWriter err) {
-        Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
+    /**
+     * Refuses, before the node is asked anything, the options the scanner would refuse in its own words (its
+     * messages name its parameters: "fromBlock is -1", "header batch size is 0"), and the files and URL that would
+     * only fail later: a malformed {@code --rpc} after the retries, a {@code --checkpoint} directory at the first
+     * save, after logs were printed.
+     */
+    private void checkOptions() {
+        RpcTransport.checkUrl(rpcUrl);
         if (fromBlock < 0) {
             throw new IllegalArgumentException("--from is " + fromBlock + "; block numbers start at 0");
         }
         if (toBlock != null && toBlock < fromBlock) {
             throw new IllegalArgumentException("--to " + toBlock + " is below --from " + fromBlock);
         }
+        int maxBatch = BlockScanner.Builder.MAX_HEADER_BATCH_SIZE;
+        if (batch < 1 || batch > maxBatch) {
+            throw new IllegalArgumentException("--batch is " + batch + "; it must be 1.." + maxBatch);
+        }
+        if (maxLogRange < 1) {
+            throw new IllegalArgumentException("--max-log-range is " + maxLogRange + "; it must be at least 1");
+        }
+        if (byHashMaxRun < 0 || byHashMaxRun > maxBatch) {
+            throw new IllegalArgumentException("--by-hash-max-run is " + byHashMaxRun + "; it must be 0.." + maxBatch);
+        }
+        if (confirmations < 0) {
+            throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
+        }
+        if (checkpointFile != null) {
+            checkCheckpointFile(checkpointFile);
+        }
+        if (indexDirectory != null) {
+            EthIndexCommand.existingDirectory(indexDirectory, "--index");
+        }
+    }
+
+    /** A checkpoint is written to a sibling file, then moved over FILE: FILE's directory must exist. */
+    private static void checkCheckpointFile(Path file) {
+        CliInputs.regularFile(file, "--checkpoint");
+        Path directory = file.toAbsolutePath().getParent();
+        if (directory != null && !Files.isDirectory(directory)) {
+            throw new IllegalArgumentException("--checkpoint " + file + ": the directory " + directory
+                    + " does not exist");
+        }
+    }
+
+    /** {@code --follow}: validates the follow options, then hands over to {@link EthScanFollow}. */
+    private int follow(BlockScanner.Builder builder, LogFilter filter, PrintWriter out, PrintWriter err) {
+        Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
         if (untilBlock != null && untilBlock < fromBlock) {
             throw new IllegalArgumentException("--until-block " + untilBlock + " is below --from " + fromBlock);
         }
@@ -248,6 +289,15 @@ final class EthScanCommand implements Callable<Integer> {
                     // Refused by the node, or cut off twice by --rpc-timeout: the problem says which.
                     err.printf(Locale.ROOT, "splitting eth_getLogs %d..%d in halves (%s)%n", fromBlockOfRange,
                             toBlockOfRange, problem);
+                }
+            }
+
+            @Override
+            public void onBatchHalved(int fromCalls, int toCalls, String problem) {
+                if (!quiet) {
+                    // Refused by the node, or a batch of headers cut off twice by --rpc-timeout.
+                    err.printf(Locale.ROOT, "halving JSON-RPC batches from %d to %d calls (%s)%n", fromCalls, toCalls,
+                            problem);
                 }
             }
         };

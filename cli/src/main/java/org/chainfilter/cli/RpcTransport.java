@@ -2,6 +2,7 @@ package org.chainfilter.cli;
 
 import java.time.Duration;
 
+import okhttp3.HttpUrl;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.web3j.protocol.http.HttpService;
@@ -34,8 +35,9 @@ final class RpcTransport {
     static final class Options {
         @Option(names = "--rpc-timeout", paramLabel = "SECONDS", defaultValue = "" + DEFAULT_TIMEOUT_SECONDS,
                 description = "The most one JSON-RPC call may take, connecting to last byte (1..3600, default"
-                        + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one, and an eth_getLogs range"
-                        + " of eth scan cut off twice in a row is split in halves.")
+                        + " ${DEFAULT-VALUE}); a call cut off is retried like a failed one, an eth_getLogs range"
+                        + " of eth scan cut off twice in a row is split in halves, and a batch of headers cut off"
+                        + " twice in a row is halved.")
         private int timeoutSeconds;
 
         @Option(names = "--rpc-max-response-bytes", paramLabel = "BYTES",
@@ -50,8 +52,16 @@ final class RpcTransport {
                         + " ${DEFAULT-VALUE}).")
         private int attempts;
 
-        /** {@code --retries} attempts per call, backing off from 250 ms, doubling, to at most 8 s. */
+        /**
+         * {@code --retries} attempts per call, backing off from 250 ms, doubling, to at most 8 s.
+         *
+         * @throws IllegalArgumentException naming {@code --retries} when it is below 1 (RetryPolicy's own message
+         *                                  names its parameter, maxAttempts)
+         */
         RetryPolicy retryPolicy() {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("--retries is " + attempts + "; it must be at least 1");
+            }
             return RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8));
         }
 
@@ -62,12 +72,30 @@ final class RpcTransport {
     }
 
     /**
+     * Refuses a {@code --rpc} value that is not an {@code http://} or {@code https://} URL with a host, naming the
+     * option and the value. The check is OkHttp's own parse, the one every call makes; left to the first call, a
+     * malformed URL surfaced after the retries as {@code "eth_blockNumber failed: IllegalArgumentException: Expected
+     * URL scheme 'http' or 'https' but no scheme was found for notaur..."}, cut short by OkHttp.
+     *
+     * @return {@code url}
+     */
+    static String checkUrl(String url) {
+        if (url == null || HttpUrl.parse(url) == null) {
+            throw new IllegalArgumentException("--rpc '" + url + "' is not an http:// or https:// URL with a host"
+                    + " (and a port up to 65535, if any), e.g. http://127.0.0.1:8545");
+        }
+        return url;
+    }
+
+    /**
      * An HTTP JSON-RPC service whose calls each end within {@code timeoutSeconds} and whose answers are at most
      * {@code maxResponseBytes} long.
      *
-     * @throws IllegalArgumentException when the timeout is outside 1..3600 seconds or the limit outside 1..2^30 bytes
+     * @throws IllegalArgumentException when the URL is not an http(s) URL with a host ({@link #checkUrl}), the timeout
+     *                                  is outside 1..3600 seconds or the limit outside 1..2^30 bytes
      */
     static HttpService http(String url, int timeoutSeconds, long maxResponseBytes) {
+        checkUrl(url);
         if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
             throw new IllegalArgumentException("--rpc-timeout is " + timeoutSeconds + " seconds; it must be 1.."
                     + MAX_TIMEOUT_SECONDS);

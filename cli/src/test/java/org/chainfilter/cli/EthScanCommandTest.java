@@ -241,6 +241,30 @@ class EthScanCommandTest {
         }
     }
 
+    /**
+     * A provider that refuses every JSON-RPC batch of more than 10 calls as geth does ("batch too large"): each halving
+     * is one stderr line (a batch of headers cut off twice by {@code --rpc-timeout} is halved and said the same way),
+     * and stdout is anvil's own answer.
+     */
+    @Test
+    void eachBatchHalvingIsSaidOnStderr() throws IOException {
+        FaultProxy.Script limit = FaultProxy.Script.transports((number, body) -> body.size() > 10
+                ? FaultProxy.Transport.BATCH_TOO_LARGE : FaultProxy.Transport.PASS);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), limit, Duration.ZERO)) {
+            CliRun run = CliRun.of("eth", "scan", "--rpc", proxy.url(), "--from", "0", "--to", "79", "--batch", "40",
+                    "--confirmations", "0");
+            assertEquals(0, run.status, run::toString);
+            String n = System.lineSeparator();
+            assertTrue(run.err.startsWith("halving JSON-RPC batches from 40 to 20 calls (batch of 40 refused: error"
+                    + " -32600: batch too large)" + n + "halving JSON-RPC batches from 20 to 10 calls (batch of 20"
+                    + " refused: error -32600: batch too large)" + n + "scanned 0..39: "), run.err);
+            List<String> all = new ArrayList<>();
+            chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "0x4f"))
+                    .forEach(log -> all.add(LogText.of(log)));
+            assertEquals(all, printed(run));
+        }
+    }
+
     @Test
     void anUnreachableNodeFailsWithTheLastErrorAfterTheRetries() throws IOException {
         int closedPort;
@@ -259,15 +283,15 @@ class EthScanCommandTest {
     @Test
     void badArgumentsAreRefusedWithTheirLimits() {
         String url = chain.node().url();
-        assertEquals("chainfilter: fromBlock is -1; block numbers start at 0",
+        assertEquals("chainfilter: --from is -1; block numbers start at 0",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "-1").err.strip());
-        assertEquals("chainfilter: header batch size is 0; it must be 1..1000",
+        assertEquals("chainfilter: --batch is 0; it must be 1..1000",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--batch", "0").err.strip());
-        assertEquals("chainfilter: by-hash max run is 1001 blocks; it must be 0..1000",
+        assertEquals("chainfilter: --by-hash-max-run is 1001; it must be 0..1000",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--by-hash-max-run", "1001").err.strip());
-        assertEquals("chainfilter: by-hash max run is -1 blocks; it must be 0..1000",
+        assertEquals("chainfilter: --by-hash-max-run is -1; it must be 0..1000",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--by-hash-max-run", "-1").err.strip());
-        assertEquals("chainfilter: toBlock 4 is below fromBlock 5",
+        assertEquals("chainfilter: --to 4 is below --from 5",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "5", "--to", "4").err.strip());
         assertEquals("chainfilter: --address '0x12': address is 1 bytes; it must be exactly 20 bytes",
                 CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--address", "0x12").err.strip());
