@@ -235,7 +235,7 @@ class EthCommandTest {
         assertFailure("chainfilter: line 1 has 2 fields; expected 'NUMBER HASH PARENTHASH BLOOM'" + NL,
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", oldFormat.toString(),
                         "--first-block", "1"));
-        Path noIndex = dir.resolve("none");
+        Path noIndex = Files.createDirectory(dir.resolve("none"));
         assertFailure("chainfilter: " + noIndex + " holds no section index (index.meta is missing)" + NL,
                 CliRun.of("eth", "index", "query", "--index", noIndex.toString()));
     }

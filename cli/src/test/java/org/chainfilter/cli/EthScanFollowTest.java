@@ -256,7 +256,7 @@ class EthScanFollowTest {
         refused.put(List.of("--follow", "--to", "9", "--max-new-blocks", "3", "--until-block", "8"),
                 "--until-block 8 is below --to 9; the follow would stop before the end of the initial range");
         refused.put(List.of("--follow", "--max-new-blocks", "-1"), "--max-new-blocks is -1; it must not be negative");
-        refused.put(List.of("--follow", "--confirmations", "-3"), "confirmations is -3; it must not be negative");
+        refused.put(List.of("--follow", "--confirmations", "-3"), "--confirmations is -3; it must not be negative");
         refused.put(List.of("--until-block", "9"),
                 "--until-block 9 is given without --follow; it only applies when following new blocks");
         refused.put(List.of("--max-new-blocks", "9"),

@@ -1,0 +1,108 @@
+package org.chainfilter.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The eth commands refuse a bad {@code --rpc} URL, option value, checkpoint file or index directory before they ask a
+ * node anything, naming the option the user typed (not the library's parameter, "fromBlock" or "header batch size").
+ * The node here is a closed port: a command that called it would print "retrying eth_blockNumber ..." and fail
+ * with "connection refused" after its retries, not with the one line expected.
+ */
+class EthOptionCheckTest {
+    private static final String NL = System.lineSeparator();
+    private static String url;
+
+    @BeforeAll
+    static void closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            url = "http://127.0.0.1:" + socket.getLocalPort();
+        }
+    }
+
+    @Test
+    void aMalformedRpcUrlIsRefusedUpFrontByEveryCommand(@TempDir Path dir) {
+        String rule = " is not an http:// or https:// URL with a host (and a port up to 65535, if any), e.g."
+                + " http://127.0.0.1:8545";
+        for (String bad : List.of("notaurl", "", "ftp://node:8545", "http://", "127.0.0.1:8545",
+                "http://127.0.0.1:99999")) {
+            assertRefused("--rpc '" + bad + "'" + rule, "eth", "scan", "--rpc", bad, "--from", "0");
+            assertRefused("--rpc '" + bad + "'" + rule, "eth", "scan", "--rpc", bad, "--from", "0", "--follow");
+            Path index = dir.resolve("index");
+            assertRefused("--rpc '" + bad + "'" + rule, "eth", "index", "build", "--index", index.toString(),
+                    "--rpc", bad);
+            assertFalse(Files.exists(index), "the index directory was created for a URL that cannot work");
+        }
+    }
+
+    @Test
+    void scanOptionsAreNamedAsTyped() {
+        Map<List<String>, String> refused = new LinkedHashMap<>();
+        refused.put(List.of("--from", "-1"), "--from is -1; block numbers start at 0");
+        refused.put(List.of("--from", "5", "--to", "4"), "--to 4 is below --from 5");
+        refused.put(List.of("--from", "0", "--batch", "0"), "--batch is 0; it must be 1..1000");
+        refused.put(List.of("--from", "0", "--batch", "1001"), "--batch is 1001; it must be 1..1000");
+        refused.put(List.of("--from", "0", "--max-log-range", "0"), "--max-log-range is 0; it must be at least 1");
+        refused.put(List.of("--from", "0", "--by-hash-max-run", "1001"),
+                "--by-hash-max-run is 1001; it must be 0..1000");
+        refused.put(List.of("--from", "0", "--confirmations", "-1"), "--confirmations is -1; it must not be negative");
+        refused.put(List.of("--from", "0", "--retries", "0"), "--retries is 0; it must be at least 1");
+        for (Map.Entry<List<String>, String> c : refused.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("eth", "scan", "--rpc", url));
+            args.addAll(c.getKey());
+            assertRefused(c.getValue(), args.toArray(String[]::new));
+        }
+    }
+
+    @Test
+    void aCheckpointThatCannotBeWrittenIsRefusedBeforeTheScan(@TempDir Path dir) {
+        assertRefused("--checkpoint " + dir + " is a directory, not a file",
+                "eth", "scan", "--rpc", url, "--from", "0", "--checkpoint", dir.toString());
+        assertRefused("--checkpoint " + dir + " is a directory, not a file",
+                "eth", "scan", "--rpc", url, "--from", "0", "--follow", "--checkpoint", dir.toString());
+        Path orphan = dir.resolve("missing").resolve("scan.checkpoint");
+        assertRefused("--checkpoint " + orphan + ": the directory " + orphan.getParent() + " does not exist",
+                "eth", "scan", "--rpc", url, "--from", "0", "--checkpoint", orphan.toString());
+    }
+
+    @Test
+    void anIndexDirectoryThatDoesNotExistIsSaidSo(@TempDir Path dir) throws IOException {
+        Path missing = dir.resolve("missing");
+        assertRefused("--index " + missing + ": no such directory",
+                "eth", "index", "query", "--index", missing.toString());
+        assertRefused("--index " + missing + ": no such directory",
+                "eth", "scan", "--rpc", url, "--from", "0", "--index", missing.toString());
+        Path file = Files.writeString(dir.resolve("file"), "not an index");
+        assertRefused("--index " + file + " is a file, not a directory",
+                "eth", "index", "query", "--index", file.toString());
+        assertRefused("--index " + file + " is a file, not a directory",
+                "eth", "index", "build", "--index", file.toString(), "--rpc", url);
+        assertRefused("--first-block is -1; block numbers start at 0",
+                "eth", "index", "build", "--index", dir.resolve("new").toString(), "--rpc", url, "--first-block", "-1");
+        assertRefused("--to is -1; block numbers start at 0",
+                "eth", "index", "build", "--index", dir.resolve("new").toString(), "--rpc", url, "--to", "-1");
+        assertFalse(Files.exists(dir.resolve("new")));
+    }
+
+    /** One line naming the problem on stderr, nothing on stdout, status 1: no stack trace, no call to the node. */
+    private static void assertRefused(String message, String... args) {
+        CliRun run = CliRun.of(args);
+        assertEquals(1, run.status, run::toString);
+        assertEquals("chainfilter: " + message + NL, run.err, run::toString);
+        assertEquals("", run.out, run::toString);
+    }
+}
