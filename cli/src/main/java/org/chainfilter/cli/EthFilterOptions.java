@@ -18,8 +18,8 @@ final class EthFilterOptions {
     List<String> addresses = new ArrayList<>();
 
     @Option(names = "--topic", paramLabel = "HEX[,HEX...]|*",
-            description = {"The next topic position (0, 1, 2, 3 in order): comma-separated alternatives (32 bytes",
-                "each), or '*' for any topic (the log must still have a topic there)."})
+            description = "The next topic position (0, 1, 2, 3 in order): comma-separated alternatives (32 bytes"
+                    + " each), or '*' for any topic (the log must still have a topic there).")
     List<String> topics = new ArrayList<>();
 
     /**

@@ -61,14 +61,14 @@ final class EthIndexCommand implements Runnable {
 
     /** {@code chainfilter eth index build}. */
     @Command(name = "build", mixinStandardHelpOptions = true,
-            description = {"Append header blooms to the index in DIR, from a file or from a JSON-RPC node.",
-                "DIR is created when missing; an existing index resumes after its last block. File: one block per line,",
-                "'NUMBER HASH PARENTHASH BLOOM' (each block's parent hash must be the previous block's hash, so",
-                "that the hash stored for each section's last block vouches for all its blooms); blank lines and",
-                "lines starting with # are skipped. Node: eth_getBlockByNumber in batches, up to --to (default:",
-                "the head) but never past the head minus --confirmations: an index is never rewritten, so a block indexed",
-                "before a reorganisation would keep the bloom of the abandoned fork and eth scan --index would skip",
-                "it."})
+            description = {"Append header blooms to the index in DIR, from a file or from a JSON-RPC node. DIR is"
+                    + " created when missing; an existing index resumes after its last block.",
+                "File: one block per line, 'NUMBER HASH PARENTHASH BLOOM' (each block's parent hash must be the"
+                    + " previous block's hash, so that the hash stored for each section's last block vouches for all"
+                    + " its blooms); blank lines and lines starting with # are skipped.",
+                "Node: eth_getBlockByNumber in batches, up to --to (default: the head) but never past the head minus"
+                    + " --confirmations: an index is never rewritten, so a block indexed before a reorganisation"
+                    + " would keep the bloom of the abandoned fork and eth scan --index would skip it."})
     static final class Build implements Callable<Integer> {
         /** The most requests in one JSON-RPC batch (providers commonly cap batches near 1000). */
         static final int MAX_BATCH = 1000;
@@ -92,7 +92,8 @@ final class EthIndexCommand implements Runnable {
         @Option(names = "--rpc", paramLabel = "URL", description = "A JSON-RPC node to read the header blooms from.")
         private String rpcUrl;
 
-        @Option(names = "--to", paramLabel = "N", description = "With --rpc: the last block (default and at most: the head minus --confirmations).")
+        @Option(names = "--to", paramLabel = "N",
+                description = "With --rpc: the last block (default and at most: the head minus --confirmations).")
         private Long toBlock;
 
         @Option(names = "--confirmations", paramLabel = "N",
@@ -270,9 +271,9 @@ final class EthIndexCommand implements Runnable {
 
     /** {@code chainfilter eth index query}. */
     @Command(name = "query", mixinStandardHelpOptions = true,
-            description = {"Print the blocks in FROM..TO whose header bloom could match the filter, one per line.",
-                "These are candidates: every matching block is among them, some may be false positives.",
-                "A summary goes to stderr."})
+            description = "Print the blocks in FROM..TO whose header bloom could match the filter, one per line."
+                    + " These are candidates: every matching block is among them, some may be false positives. A"
+                    + " summary goes to stderr.")
     static final class Query implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
