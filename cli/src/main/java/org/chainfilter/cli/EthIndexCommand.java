@@ -171,9 +171,14 @@ final class EthIndexCommand implements Runnable {
                                 + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
                     }
                     long number = parseBlockNumber(fields[0], lineNumber);
+                    // A refusal of a field names it as the format does: a bare "not a hex digit" did not say which.
+                    String where = "line " + lineNumber + ", ";
+                    byte[] hash = CliInputs.hex(where + "HASH", fields[1], 32, "hash");
+                    byte[] parentHash = CliInputs.hex(where + "PARENTHASH", fields[2], 32, "parent hash");
+                    LogsBloom bloom = LogsBloom.fromBytes(
+                            CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
                     try {
-                        writer.append(number, parseHash(fields[1], "hash"), parseHash(fields[2], "parent hash"),
-                                LogsBloom.fromHex(fields[3]));
+                        writer.append(number, hash, parentHash, bloom);
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage(), e);
                     }

@@ -216,7 +216,7 @@ class EthCommandTest {
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", more.toString(),
                         "--first-block", "1"));
         Path bad = Files.writeString(dir.resolve("bad.txt"), "5 " + hash(5) + " " + hash(4) + " 0x00\n");
-        assertFailure("chainfilter: line 1: logsBloom is 1 bytes; it must be exactly 256 bytes" + NL,
+        assertFailure("chainfilter: line 1, BLOOM '0x00': logsBloom is 1 bytes; it must be exactly 256 bytes" + NL,
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(),
                         "--first-block", "1"));
         Path fork = Files.writeString(dir.resolve("fork.txt"),
@@ -228,8 +228,14 @@ class EthCommandTest {
                         "--first-block", "1"));
         Path shortHash = Files.writeString(dir.resolve("short.txt"),
                 "5 0x1234 " + hash(4) + " " + LogsBloom.EMPTY.toHex() + "\n");
-        assertFailure("chainfilter: line 1: hash is 2 bytes; it must be exactly 32 bytes" + NL,
+        assertFailure("chainfilter: line 1, HASH '0x1234': hash is 2 bytes; it must be exactly 32 bytes" + NL,
                 CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", shortHash.toString(),
+                        "--first-block", "1"));
+        String badParent = "0x" + "zz".repeat(32);
+        Path badDigit = Files.writeString(dir.resolve("digit.txt"),
+                "5 " + hash(5) + " " + badParent + " " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1, PARENTHASH '" + badParent + "': not a hex digit: 'z' at position 2" + NL,
+                CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", badDigit.toString(),
                         "--first-block", "1"));
         Path oldFormat = Files.writeString(dir.resolve("old.txt"), "5 " + LogsBloom.EMPTY.toHex() + "\n");
         assertFailure("chainfilter: line 1 has 2 fields; expected 'NUMBER HASH PARENTHASH BLOOM'" + NL,
