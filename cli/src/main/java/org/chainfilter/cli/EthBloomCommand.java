@@ -71,6 +71,9 @@ final class EthBloomCommand implements Callable<Integer> {
             bytes = readBounded(System.in, "stdin");
         } else {
             Path path = CliInputs.regularFile(Path.of(file), "FILE");
+            if (!Files.exists(path)) {
+                throw new IllegalArgumentException("FILE " + file + ": no such file");
+            }
             long size = Files.size(path);
             if (size > MAX_INPUT_BYTES) {
                 throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);

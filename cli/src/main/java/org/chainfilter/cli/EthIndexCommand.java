@@ -130,6 +130,11 @@ final class EthIndexCommand implements Runnable {
             if (Files.exists(directory)) {
                 existingDirectory(directory, "--index");
             }
+            if (bloomsFile != null && !bloomsFile.equals("-")
+                    && !Files.exists(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
+                // before the index directory is created
+                throw new IllegalArgumentException("--blooms " + bloomsFile + ": no such file");
+            }
             if (rpcUrl == null && toBlock != null) {
                 throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
             }
@@ -303,6 +308,14 @@ final class EthIndexCommand implements Runnable {
             }
             long from = fromBlock != null ? fromBlock : index.firstBlock();
             long to = toBlock != null ? toBlock : index.endBlockExclusive() - 1;
+            // The index's own refusals name its parameters ("block range 5..3 is reversed").
+            if (from < 0) {
+                throw new IllegalArgumentException("--from is " + from + "; block numbers start at 0");
+            }
+            if (to < from) {
+                throw new IllegalArgumentException((toBlock != null ? "--to " : "the index's last block ") + to
+                        + " is below " + (fromBlock != null ? "--from " : "the index's first block ") + from);
+            }
             LogFilter filter = filterOptions.filter();
             long[] candidates = index.candidates(filter, from, to);
             PrintWriter out = spec.commandLine().getOut();

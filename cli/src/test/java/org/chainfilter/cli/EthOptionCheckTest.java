@@ -98,6 +98,35 @@ class EthOptionCheckTest {
         assertFalse(Files.exists(dir.resolve("new")));
     }
 
+    @Test
+    void missingInputFilesAreNamedByTheirOption(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.txt");
+        Path index = dir.resolve("index");
+        assertRefused("--blooms " + missing + ": no such file",
+                "eth", "index", "build", "--index", index.toString(), "--blooms", missing.toString());
+        assertFalse(Files.exists(index), "the index directory was created for a file that does not exist");
+        assertRefused("FILE " + missing + ": no such file", "eth", "bloom", missing.toString());
+    }
+
+    @Test
+    void indexQueryRangesAreNamedAsTyped(@TempDir Path dir) throws IOException {
+        StringBuilder blooms = new StringBuilder();
+        for (int n = 1; n <= 4; n++) {
+            blooms.append(n).append(' ').append(String.format("0x%064x 0x%064x 0x", n, n - 1))
+                    .append("00".repeat(256)).append('\n');
+        }
+        Path file = Files.writeString(dir.resolve("blooms.txt"), blooms);
+        String index = dir.resolve("index").toString();
+        CliRun build = CliRun.of("eth", "index", "build", "--index", index, "--blooms", file.toString(),
+                "--first-block", "1");
+        assertEquals(0, build.status, build::toString);
+        assertRefused("--to 3 is below --from 4", "eth", "index", "query", "--index", index, "--from", "4", "--to", "3");
+        assertRefused("the index's last block 4 is below --from 9", "eth", "index", "query", "--index", index,
+                "--from", "9");
+        assertRefused("--from is -1; block numbers start at 0", "eth", "index", "query", "--index", index,
+                "--from", "-1");
+    }
+
     /** One line naming the problem on stderr, nothing on stdout, status 1: no stack trace, no call to the node. */
     private static void assertRefused(String message, String... args) {
         CliRun run = CliRun.of(args);
