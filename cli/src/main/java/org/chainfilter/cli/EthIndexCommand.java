@@ -117,8 +117,20 @@ final class EthIndexCommand implements Runnable {
             if ((bloomsFile == null) == (rpcUrl == null)) {
                 throw new IllegalArgumentException("give exactly one of --blooms and --rpc");
             }
+            if (rpcUrl == null && toBlock != null) {
+                throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
+            }
+            if (rpcUrl == null && confirmations != null) {
+                throw new IllegalArgumentException("--confirmations goes with --rpc; a file is read to its end");
+            }
+            if (confirmations != null && confirmations < 0) {
+                throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
+            }
+            if (batchSize < 1 || batchSize > MAX_BATCH) {
+                throw new IllegalArgumentException("--batch is " + batchSize + "; it must be 1.." + MAX_BATCH);
+            }
+            // The URL, the numbers and the files are checked before the index directory is created.
             if (rpcUrl != null) {
-                // before the index directory is created
                 RpcTransport.checkUrl(rpcUrl);
             }
             if (firstBlock < 0) {
@@ -132,20 +144,7 @@ final class EthIndexCommand implements Runnable {
             }
             if (bloomsFile != null && !bloomsFile.equals("-")
                     && !Files.exists(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
-                // before the index directory is created
                 throw new IllegalArgumentException("--blooms " + bloomsFile + ": no such file");
-            }
-            if (rpcUrl == null && toBlock != null) {
-                throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
-            }
-            if (rpcUrl == null && confirmations != null) {
-                throw new IllegalArgumentException("--confirmations goes with --rpc; a file is read to its end");
-            }
-            if (confirmations != null && confirmations < 0) {
-                throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
-            }
-            if (batchSize < 1 || batchSize > MAX_BATCH) {
-                throw new IllegalArgumentException("--batch is " + batchSize + "; it must be 1.." + MAX_BATCH);
             }
             long appended;
             try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
