@@ -168,6 +168,7 @@ final class RpcSession {
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
+            boolean progress = false;
             if (outcomes.get(0).status == Status.BATCH_TIMED_OUT) {
                 String timedOut = "blocks " + numbers.get(0) + ".." + numbers.get(numbers.size() - 1)
                         + ": no answer within the client's call timeout (" + outcomes.get(0).problem + ")";
@@ -210,12 +211,14 @@ final class RpcSession {
                             + block.getHash() + "'");
                 } else {
                     found.put(n, block);
+                    progress = true;
                 }
             }
             if (outcomes.stream().anyMatch(outcome -> outcome.status == Status.OK)) {
+                // Answered within the timeout (a null block too): the timeouts before were not this size's.
                 batchTimeouts = 0;
             }
-            settle(attempts, outcomes, problem);
+            settle(attempts, outcomes, problem, progress);
         }
         List<EthBlock.Block> blocks = new ArrayList<>(wanted.length);
         for (long n : wanted) {
@@ -331,7 +334,7 @@ final class RpcSession {
                 pending.addAll(recut);
             }
             probing = refused || probing && problem != null;
-            settle(attempts, outcomes, problem);
+            settle(attempts, outcomes, problem, outcomes.stream().anyMatch(outcome -> outcome.status == Status.OK));
         }
         return logs;
     }
@@ -444,11 +447,22 @@ final class RpcSession {
         return taken;
     }
 
-    /** After a round: a transient failure costs an attempt (and a backoff); a round with none resets the count. */
-    private void settle(Attempts attempts, List<Outcome> outcomes, String transientProblem) {
+    /**
+     * After a round: a transient failure costs an attempt (and a backoff); a round with none resets the count, and so
+     * does a round with {@code progress}, one that settled some call for good (a header read, a log query answered).
+     * The count is of rounds without progress: when a few calls each miss once (headers a lagging backend does not
+     * have yet, in batches made small by the provider or by timeouts) each round answers one call and misses the
+     * next, and counted as failures in a row such rounds ended the scan while every call was answered at its second
+     * try. The rounds stay bounded: a round with progress settles a call for good, and the calls are finite (a null
+     * header is no progress, so a block that never comes still ends the scan).
+     */
+    private void settle(Attempts attempts, List<Outcome> outcomes, String transientProblem, boolean progress) {
         boolean anyTransient = false;
         for (Outcome outcome : outcomes) {
             anyTransient |= outcome.status == Status.TRANSIENT;
+        }
+        if (progress) {
+            attempts.succeeded();
         }
         if (anyTransient || transientProblem != null) {
             attempts.failed(transientProblem != null ? transientProblem : "transient failure");

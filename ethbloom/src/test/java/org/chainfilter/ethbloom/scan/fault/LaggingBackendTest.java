@@ -1,6 +1,7 @@
 package org.chainfilter.ethbloom.scan.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
 import org.chainfilter.ethbloom.scan.node.LogText;
@@ -79,6 +81,71 @@ class LaggingBackendTest {
             List<String> lost = new ArrayList<>(expected);
             lost.removeAll(byRange);
             assertTrue(!lost.isEmpty() && ofLaggingBlocks.containsAll(lost), "lost by range: " + lost);
+        }
+    }
+
+    /**
+     * Headers from the lagging backend: every header but block 0's is {@code null} the first time it is asked for (the
+     * backend does not have it yet; the next request reaches one that does), behind a provider that refuses batches of
+     * more than 2 calls ("batch too large"). The scan's batch of 16 headers goes in rounds of 2, and each round gets
+     * one header and misses the next, which comes in the next round with a new one missing: every round makes
+     * progress and every round has a failure. The retry limit is for calls that keep failing; the scan counted such
+     * rounds as failures in a row and ended with "eth_getBlockByNumber 0..15 failed 3 times in a row" (found by
+     * {@link ScannerChaosTest}, seed 777, where header batches halved after timeouts met this backend).
+     */
+    @Test
+    void roundsThatEachGetAHeaderAndMissTheNextDoNotExhaustTheRetries(TestChain chain) throws IOException {
+        Set<Long> askedOnce = ConcurrentHashMap.newKeySet();
+        FaultProxy.Script lagging = new FaultProxy.Script() {
+            @Override
+            public FaultProxy.Transport transport(int number, JsonNode body) {
+                return body.size() > 2 ? FaultProxy.Transport.BATCH_TOO_LARGE : FaultProxy.Transport.PASS;
+            }
+
+            @Override
+            public JsonNode result(JsonNode call) {
+                if (!"eth_getBlockByNumber".equals(call.path("method").asText())) {
+                    return null;
+                }
+                long number = Long.decode(call.path("params").path(0).asText());
+                return number > 0 && askedOnce.add(number) ? JSON.nullNode() : null;
+            }
+        };
+        String registry = chain.registries().get(0);
+        long to = 60;
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), lagging, Duration.ZERO)) {
+            List<String> emitted = new ArrayList<>();
+            scanner(proxy).headerBatchSize(16).retryPolicy(RetryPolicy.of(3, Duration.ZERO, Duration.ZERO)).build()
+                    .scan(ScannerFaultTest.addressFilter(registry), 0, to, log -> emitted.add(LogText.of(log)));
+            assertEquals(ScannerFaultTest.nodeAnswer(chain.node(), List.of(registry), 0, to), emitted);
+            assertEquals(to, proxy.substitutes(), "every header but block 0's was null once");
+        }
+    }
+
+    /**
+     * A header that never comes (always {@code null}) among headers that are {@code null} once: the rounds that read
+     * the others reset the count, and block 7, alone at last, ends the scan after the retries, named.
+     */
+    @Test
+    void aHeaderThatNeverComesEndsTheScanAfterTheRetries(TestChain chain) throws IOException {
+        Set<Long> askedOnce = ConcurrentHashMap.newKeySet();
+        FaultProxy.Script lagging = new FaultProxy.Script() {
+            @Override
+            public JsonNode result(JsonNode call) {
+                if (!"eth_getBlockByNumber".equals(call.path("method").asText())) {
+                    return null;
+                }
+                long number = Long.decode(call.path("params").path(0).asText());
+                return number == 7 || number > 0 && askedOnce.add(number) ? JSON.nullNode() : null;
+            }
+        };
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), lagging, Duration.ZERO)) {
+            BlockScanner scanner = scanner(proxy).headerBatchSize(16).retryPolicy(RetryPolicy.of(3, Duration.ZERO,
+                    Duration.ZERO)).build();
+            ScanException failed = assertThrows(ScanException.class,
+                    () -> scanner.scan(LogFilter.matchAll(), 0, 60, log -> { }));
+            assertEquals("eth_getBlockByNumber 0..15 failed 3 times in a row (retry limit 3); last error: block 7 is not"
+                    + " available (null)", failed.getMessage());
         }
     }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Every fault the scanner claims to survive, at once: per seed, a {@link FaultProxy} in front of anvil draws for each
@@ -44,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * or "header not found" for a query by block hash the first time it is seen, a {@code null} header the first time a
  * block near the head is asked for, stalls longer than the client's call timeout ({@link BoundedHttp}) for requests
  * whose {@code eth_getLogs} calls span more than a random number of blocks (geth answers a batch's calls one after
- * the other, so a batch costs the sum of its calls), and, as a lagging backend does, {@code []} for any range that
+ * the other, so a batch costs the sum of its calls) or, in half the seeds, that hold more than a random number of
+ * headers (so that header batches are halved after timeouts), and, as a lagging backend does, {@code []} for any range that
  * reaches the newest blocks (go-ethereum issue #24078). The scan's output over the whole chain must equal anvil's own
  * {@code eth_getLogs}, log for log and in order; in some runs the consumer fails once, mid-block, and the scan is
  * resumed from its checkpoint.
@@ -58,8 +62,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(AnvilChainExtension.class)
 @Timeout(120)
 class ScannerChaosTest {
-    private static final Duration CALL_TIMEOUT = Duration.ofMillis(400);
-    private static final Duration STALL = CALL_TIMEOUT.plusMillis(300);
+    private static final Duration CALL_TIMEOUT = Duration.ofMillis(300);
+    private static final Duration STALL = CALL_TIMEOUT.plusMillis(200);
     private static final RetryPolicy PATIENT = RetryPolicy.of(10, Duration.ofMillis(2), Duration.ofMillis(20));
     private static final long[] SEEDS = {7, 1921, 40077, 311, 5, 86, 23456, 1000003, 64, 777, 2026, 9};
 
@@ -86,7 +90,7 @@ class ScannerChaosTest {
             for (String fault : List.of("HTTP_429", "HTTP_503", "GARBAGE_BODY", "TRUNCATED_BODY", "REORDERED_BATCH",
                     "DROPPED_ANSWER", "BATCH_TOO_LARGE", "stall", "range refused", "rate limited",
                     "unknown by hash", "null header", "range split", "lagging block asked for by hash",
-                    "ranges and queries by hash in one batch")) {
+                    "ranges and queries by hash in one batch", "header stall", "batch halved after timeouts")) {
                 assertTrue(injected.getOrDefault(fault, 0) > 0, "never injected or seen: " + fault + " " + injected);
             }
             assertTrue(resumedRuns >= 2, "runs resumed after a consumer failure: " + resumedRuns);
@@ -107,6 +111,8 @@ class ScannerChaosTest {
         try (FaultProxy proxy = new FaultProxy(chain.node().url(), chaos, STALL)) {
             List<String> emitted = new ArrayList<>();
             AtomicInteger splits = new AtomicInteger();
+            AtomicInteger halvedAfterTimeouts = new AtomicInteger();
+            ArrayDeque<String> retries = new ArrayDeque<>();
             BlockScanner scanner = BlockScanner.builder(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
                     BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES)).headerBatchSize(scenario.headerBatch)
                     .maxLogRangeBlocks(scenario.maxLogRange).byHashMaxRun(scenario.byHashMaxRun)
@@ -115,6 +121,19 @@ class ScannerChaosTest {
                         @Override
                         public void onRangeSplit(long fromBlock, long toBlockInclusive, String problem) {
                             splits.incrementAndGet();
+                        }
+
+                        @Override
+                        public void onRetry(String call, int failure, Duration delay, String problem) {
+                            retries.add(call + " failure " + failure + ": " + problem);
+                            if (retries.size() > 12) {
+                                retries.removeFirst();
+                            }
+                        }
+
+                        @Override
+                        public void onBatchHalved(int fromCalls, int toCalls, String problem) {
+                            halvedAfterTimeouts.addAndGet(problem.contains("call timeout") ? 1 : 0);
                         }
                     }).build();
             LogFilter filter = scenario.filter();
@@ -128,12 +147,13 @@ class ScannerChaosTest {
                             }
                             emitted.add(LogText.of(log));
                         }), scenario + ": the consumer's failure ends the scan");
-                assertEquals("consumer failure at log " + failAt, failure.getMessage(), scenario.toString());
+                assertEquals("consumer failure at log " + failAt, failure.getMessage(), scenario + "; the last retries: "
+                        + retries);
                 // The failing block's logs already taken come again on resume (at-least-once for that block only).
                 long failingBlock = blockOf(expected.get(failAt));
                 emitted.removeIf(line -> blockOf(line) == failingBlock);
                 int kept = emitted.size();
-                summary = scanner.scan(filter, 0, chain.head(), log -> emitted.add(LogText.of(log)));
+                summary = scan(scenario, scanner, filter, chain.head(), emitted, retries);
                 assertTrue(summary.resumed(), scenario + ": the second scan resumes from the checkpoint");
                 // The checkpoint is past the last block whose logs were all taken, and not past the failing one.
                 long lastTaken = kept == 0 ? -1 : blockOf(emitted.get(kept - 1));
@@ -143,7 +163,7 @@ class ScannerChaosTest {
                 assertEquals(expected.subList(0, kept), emitted.subList(0, kept), scenario + ": before the failure");
                 resumed = 1;
             } else {
-                summary = scanner.scan(filter, 0, chain.head(), log -> emitted.add(LogText.of(log)));
+                summary = scan(scenario, scanner, filter, chain.head(), emitted, retries);
             }
             assertEquals(expected, emitted, scenario + ": the scan's logs against anvil's eth_getLogs; "
                     + chaos.injected + ", " + summary.report());
@@ -152,9 +172,21 @@ class ScannerChaosTest {
             assertTrue(proxy.faults() > 0 && proxy.refusals() > 0, scenario + ": faults " + proxy.faults()
                     + ", refusals " + proxy.refusals());
             chaos.count("range split", splits.get());
+            chaos.count("batch halved after timeouts", halvedAfterTimeouts.get());
             chaos.injected.forEach((fault, count) -> injected.merge(fault, count, Integer::sum));
         }
         return resumed;
+    }
+
+    /** A scan from block 0 that adds to {@code emitted}; a failure names the scenario and the last retries. */
+    private static ScanSummary scan(Scenario scenario, BlockScanner scanner, LogFilter filter, long head,
+                                    List<String> emitted, ArrayDeque<String> retries) {
+        try {
+            return scanner.scan(filter, 0, head, log -> emitted.add(LogText.of(log)));
+        } catch (ScanException e) {
+            throw new AssertionFailedError(scenario + ": the scan failed: " + e.getMessage() + "; the last retries: "
+                    + retries, e);
+        }
     }
 
     private static long blockOf(String logLine) {
@@ -168,11 +200,12 @@ class ScannerChaosTest {
      * @param refusedSpan  the widest {@code eth_getLogs} range the provider accepts
      * @param stalledSpan  the most blocks the {@code eth_getLogs} calls of one request may span without stalling
      * @param batchLimit   the most calls a JSON-RPC batch may hold (geth's batch limit)
+     * @param stalledHeaders the most {@code eth_getBlockByNumber} calls one request may hold without stalling
      * @param failingLog   the index of the log at which the consumer fails once, or -1
      */
     private record Scenario(long seed, Kind kind, List<String> addresses, List<List<String>> topics, int headerBatch,
                             long maxLogRange, int byHashMaxRun, long lagBlocks, long refusedSpan, long stalledSpan,
-                            int batchLimit, int failingLog) {
+                            int batchLimit, int stalledHeaders, int failingLog) {
         static Scenario of(long seed, Kind kind, boolean lagging, boolean consumerFails, TestChain chain) {
             return of(seed, seed, kind, lagging, consumerFails, chain);
         }
@@ -201,7 +234,7 @@ class ScannerChaosTest {
                 }
             }
             // Drawn again until anvil has a few logs for it: a filter that matches nothing would test little.
-            if (kind != Kind.MATCH_ALL && new Scenario(seed, kind, addresses, topics, 1, 1, 0, 0, 1, 1, 1, -1)
+            if (kind != Kind.MATCH_ALL && new Scenario(seed, kind, addresses, topics, 1, 1, 0, 0, 1, 1, 1, 1, -1)
                     .anvilLogs(chain).size() < 10) {
                 return of(random.nextLong(), seed, kind, lagging, consumerFails, chain);
             }
@@ -214,13 +247,13 @@ class ScannerChaosTest {
                     // Match-all asks for whole batches as ranges: some must be refused.
                     3 + random.nextInt(kind == Kind.MATCH_ALL ? headerBatch - 3 : 30),
                     2 + random.nextInt(kind == Kind.MATCH_ALL ? 20 : 10),
-                    4 + random.nextInt(30), -1);
+                    4 + random.nextInt(30), random.nextBoolean() ? Integer.MAX_VALUE : 3 + random.nextInt(12), -1);
             if (!consumerFails) {
                 return drawn;
             }
             int logs = drawn.anvilLogs(chain).size();
             return new Scenario(seed, kind, addresses, topics, headerBatch, drawn.maxLogRange, byHashMaxRun,
-                    drawn.lagBlocks, drawn.refusedSpan, drawn.stalledSpan, drawn.batchLimit,
+                    drawn.lagBlocks, drawn.refusedSpan, drawn.stalledSpan, drawn.batchLimit, drawn.stalledHeaders,
                     logs / 4 + random.nextInt(Math.max(1, logs / 2)));
         }
 
@@ -263,7 +296,8 @@ class ScannerChaosTest {
             return "seed " + seed + " (" + kind + " " + addresses + " " + topics + ", header batch " + headerBatch
                     + ", max log range " + maxLogRange + ", byHashMaxRun " + byHashMaxRun + ", lagging "
                     + lagBlocks + " blocks, ranges refused above " + refusedSpan + " blocks, requests stalled above "
-                    + stalledSpan + " blocks of eth_getLogs, batches refused above " + batchLimit + " calls"
+                    + stalledSpan + " blocks of eth_getLogs or " + stalledHeaders + " headers, batches refused above "
+                    + batchLimit + " calls"
                     + (failingLog >= 0 ? ", consumer fails at log " + failingLog : "") + ")";
         }
     }
@@ -308,24 +342,29 @@ class ScannerChaosTest {
             // The node's time for a request is the sum of its calls' (geth answers a batch's calls one after the
             // other); a range the provider refuses costs none.
             long logSpan = 0;
+            int headers = 0;
             boolean byHash = false;
             boolean byRange = false;
             for (JsonNode call : calls) {
                 long span = FaultProxy.logRangeSpan(call);
                 logSpan += refusedAsRange(call, span) ? 0 : span;
+                headers += "eth_getBlockByNumber".equals(call.path("method").asText()) ? 1 : 0;
                 byHash |= logFilter(call).has("blockHash");
                 byRange |= logFilter(call).has("fromBlock");
             }
             if (byHash && byRange) {
                 count("ranges and queries by hash in one batch", 1);
             }
+            // A batch above the limit is refused before the node works on it.
             FaultProxy.Transport transport = FaultProxy.Transport.PASS;
-            if (logSpan > scenario.stalledSpan) {
+            if (calls.size() > 1 && calls.size() > scenario.batchLimit) {
+                transport = FaultProxy.Transport.BATCH_TOO_LARGE;
+            } else if (logSpan > scenario.stalledSpan) {
                 count("stall", 1);
                 return FaultProxy.Transport.DELAYED;
-            }
-            if (calls.size() > scenario.batchLimit) {
-                transport = FaultProxy.Transport.BATCH_TOO_LARGE;
+            } else if (headers > scenario.stalledHeaders) {
+                count("header stall", 1);
+                return FaultProxy.Transport.DELAYED;
             } else if (random.nextInt(6) == 0) {
                 transport = NOISE[random.nextInt(NOISE.length)];
             } else if (random.nextInt(400) == 0) {
