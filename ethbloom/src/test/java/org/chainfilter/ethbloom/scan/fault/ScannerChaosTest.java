@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,7 +58,7 @@ import org.opentest4j.AssertionFailedError;
  * {@code byHashMaxRun} = the header batch size behind the lagging backend, or with a short {@code byHashMaxRun}
  * without it, so that a batch mixes ranges and queries by hash), and match-all with {@code byHashMaxRun} 0 and no
  * lagging backend (the ranges it sends could not tell a lagging backend's {@code []} from no logs). Each message
- * names the seed and the scenario; {@code -Dchainfilter.chaos.seed=S} runs one seed alone.
+ * names the seed and the scenario; {@code -Dchainfilter.chaos.seeds=S} runs one seed alone.
  */
 @ExtendWith(AnvilChainExtension.class)
 @Timeout(120)
@@ -73,19 +74,33 @@ class ScannerChaosTest {
      */
     private enum Kind { ADDRESS, TOPIC, ADDRESS_AND_TOPICS, MATCH_ALL }
 
+    /**
+     * The seeds of {@link #SEEDS}, or those of {@code -Dchainfilter.chaos.seeds=S1,S2,...} (to rerun one, or to explore
+     * more): a seed of the list takes the settings of its place in it, any other those of place {@code seed mod 12}.
+     */
     @Test
     void everyFaultAtOnceLosesAndRepeatsNoLog(TestChain chain, @TempDir Path dir) throws IOException {
-        String only = System.getProperty("chainfilter.chaos.seed");
+        String chosen = System.getProperty("chainfilter.chaos.seeds", "");
+        List<Long> seeds = new ArrayList<>();
+        for (String seed : chosen.split(",")) {
+            if (!seed.isBlank()) {
+                seeds.add(Long.parseLong(seed.strip()));
+            }
+        }
+        if (seeds.isEmpty()) {
+            Arrays.stream(SEEDS).forEach(seeds::add);
+        }
         Map<String, Integer> injected = new LinkedHashMap<>();
         int resumedRuns = 0;
-        for (int i = 0; i < SEEDS.length; i++) {
-            if (only != null && Long.parseLong(only) != SEEDS[i]) {
-                continue;
+        for (long seed : seeds) {
+            int place = (int) Math.floorMod(seed, (long) SEEDS.length);
+            for (int i = 0; i < SEEDS.length; i++) {
+                place = SEEDS[i] == seed ? i : place;
             }
-            Scenario scenario = Scenario.of(SEEDS[i], Kind.values()[i % 4], i / 4 != 1, i % 3 == 0, chain);
-            resumedRuns += run(chain, scenario, dir.resolve("seed-" + SEEDS[i] + ".checkpoint"), injected);
+            Scenario scenario = Scenario.of(seed, Kind.values()[place % 4], place / 4 != 1, place % 3 == 0, chain);
+            resumedRuns += run(chain, scenario, dir.resolve("seed-" + seed + ".checkpoint"), injected);
         }
-        if (only == null) {
+        if (chosen.isBlank()) {
             // The runs test the interactions only if every fault happened somewhere.
             for (String fault : List.of("HTTP_429", "HTTP_503", "GARBAGE_BODY", "TRUNCATED_BODY", "REORDERED_BATCH",
                     "DROPPED_ANSWER", "BATCH_TOO_LARGE", "stall", "range refused", "rate limited",
