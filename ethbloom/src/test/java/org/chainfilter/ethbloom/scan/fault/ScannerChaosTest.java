@@ -24,6 +24,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.SectionIndex;
+import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
@@ -52,7 +55,8 @@ import org.opentest4j.AssertionFailedError;
  * headers (so that header batches are halved after timeouts), and, as a lagging backend does, {@code []} for any range that
  * reaches the newest blocks (go-ethereum issue #24078). The scan's output over the whole chain must equal anvil's own
  * {@code eth_getLogs}, log for log and in order; in some runs the consumer fails once, mid-block, and the scan is
- * resumed from its checkpoint.
+ * resumed from its checkpoint; in half of them a section index of the first two thirds of the chain decides which
+ * headers are read there (candidates only, in batches that skip blocks).
  *
  * <p>Filters: an address only, a topic only, addresses and topic alternatives (each asked for by hash with
  * {@code byHashMaxRun} = the header batch size behind the lagging backend, or with a short {@code byHashMaxRun}
@@ -90,6 +94,9 @@ class ScannerChaosTest {
         if (seeds.isEmpty()) {
             Arrays.stream(SEEDS).forEach(seeds::add);
         }
+        Path indexDirectory = dir.resolve("index");
+        buildIndex(chain, indexDirectory, 2 * chain.head() / 3);
+        SectionIndex index = SectionIndex.open(indexDirectory);
         Map<String, Integer> injected = new LinkedHashMap<>();
         int resumedRuns = 0;
         for (long seed : seeds) {
@@ -97,15 +104,18 @@ class ScannerChaosTest {
             for (int i = 0; i < SEEDS.length; i++) {
                 place = SEEDS[i] == seed ? i : place;
             }
-            Scenario scenario = Scenario.of(seed, Kind.values()[place % 4], place / 4 != 1, place % 3 == 0, chain);
-            resumedRuns += run(chain, scenario, dir.resolve("seed-" + seed + ".checkpoint"), injected);
+            Scenario scenario = Scenario.of(seed, Kind.values()[place % 4], place / 4 != 1, place % 3 == 0,
+                    place % 2 == 1, chain);
+            resumedRuns += run(chain, scenario, scenario.indexed ? index : null,
+                    dir.resolve("seed-" + seed + ".checkpoint"), injected);
         }
         if (chosen.isBlank()) {
             // The runs test the interactions only if every fault happened somewhere.
             for (String fault : List.of("HTTP_429", "HTTP_503", "GARBAGE_BODY", "TRUNCATED_BODY", "REORDERED_BATCH",
                     "DROPPED_ANSWER", "BATCH_TOO_LARGE", "stall", "range refused", "rate limited",
                     "unknown by hash", "null header", "range split", "lagging block asked for by hash",
-                    "ranges and queries by hash in one batch", "header stall", "batch halved after timeouts")) {
+                    "ranges and queries by hash in one batch", "header stall", "batch halved after timeouts",
+                    "blocks skipped by the index")) {
                 assertTrue(injected.getOrDefault(fault, 0) > 0, "never injected or seen: " + fault + " " + injected);
             }
             assertTrue(resumedRuns >= 2, "runs resumed after a consumer failure: " + resumedRuns);
@@ -117,8 +127,8 @@ class ScannerChaosTest {
      *
      * @return 1 if the consumer failed once and the scan was resumed from the checkpoint, else 0
      */
-    private static int run(TestChain chain, Scenario scenario, Path checkpointFile, Map<String, Integer> injected)
-            throws IOException {
+    private static int run(TestChain chain, Scenario scenario, SectionIndex index, Path checkpointFile,
+                           Map<String, Integer> injected) throws IOException {
         List<String> expected = scenario.anvilLogs(chain);
         assertTrue(expected.size() > 5, scenario + ": anvil's answer has " + expected.size() + " logs");
         Chaos chaos = new Chaos(scenario, chain);
@@ -128,8 +138,12 @@ class ScannerChaosTest {
             AtomicInteger splits = new AtomicInteger();
             AtomicInteger halvedAfterTimeouts = new AtomicInteger();
             ArrayDeque<String> retries = new ArrayDeque<>();
-            BlockScanner scanner = BlockScanner.builder(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
-                    BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES)).headerBatchSize(scenario.headerBatch)
+            BlockScanner.Builder builder = BlockScanner.builder(BoundedHttp.service(proxy.url(), CALL_TIMEOUT,
+                    BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES));
+            if (index != null) {
+                builder.sectionIndex(index);
+            }
+            BlockScanner scanner = builder.headerBatchSize(scenario.headerBatch)
                     .maxLogRangeBlocks(scenario.maxLogRange).byHashMaxRun(scenario.byHashMaxRun)
                     .retryPolicy(PATIENT).checkpoints(new FileCheckpointStore(checkpointFile))
                     .listener(new ScanListener() {
@@ -188,9 +202,21 @@ class ScannerChaosTest {
                     + ", refusals " + proxy.refusals());
             chaos.count("range split", splits.get());
             chaos.count("batch halved after timeouts", halvedAfterTimeouts.get());
+            chaos.count("blocks skipped by the index", (int) summary.blocksSkippedByIndex());
             chaos.injected.forEach((fault, count) -> injected.merge(fault, count, Integer::sum));
         }
         return resumed;
+    }
+
+    /** A section index of blocks {@code 0..last}, from the node's headers (not through the proxy). */
+    private static void buildIndex(TestChain chain, Path directory, long last) {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(directory, 0)) {
+            for (long n = 0; n <= last; n++) {
+                JsonNode block = chain.node().rpc("eth_getBlockByNumber", "0x" + Long.toHexString(n), false);
+                writer.append(n, Hex.decode(block.get("hash").asText()), Hex.decode(block.get("parentHash").asText()),
+                        LogsBloom.fromHex(block.get("logsBloom").asText()));
+            }
+        }
     }
 
     /** A scan from block 0 that adds to {@code emitted}; a failure names the scenario and the last retries. */
@@ -217,17 +243,19 @@ class ScannerChaosTest {
      * @param batchLimit   the most calls a JSON-RPC batch may hold (geth's batch limit)
      * @param stalledHeaders the most {@code eth_getBlockByNumber} calls one request may hold without stalling
      * @param failingLog   the index of the log at which the consumer fails once, or -1
+     * @param indexed      whether the scan has a section index of the first two thirds of the chain
      */
     private record Scenario(long seed, Kind kind, List<String> addresses, List<List<String>> topics, int headerBatch,
                             long maxLogRange, int byHashMaxRun, long lagBlocks, long refusedSpan, long stalledSpan,
-                            int batchLimit, int stalledHeaders, int failingLog) {
-        static Scenario of(long seed, Kind kind, boolean lagging, boolean consumerFails, TestChain chain) {
-            return of(seed, seed, kind, lagging, consumerFails, chain);
+                            int batchLimit, int stalledHeaders, int failingLog, boolean indexed) {
+        static Scenario of(long seed, Kind kind, boolean lagging, boolean consumerFails, boolean indexed,
+                           TestChain chain) {
+            return of(seed, seed, kind, lagging, consumerFails, indexed, chain);
         }
 
         /** The scenario of {@code seed}, drawn from {@code draw} (the seed itself, or a redraw of it). */
         private static Scenario of(long draw, long seed, Kind kind, boolean lagging, boolean consumerFails,
-                                   TestChain chain) {
+                                   boolean indexed, TestChain chain) {
             SplittableRandom random = new SplittableRandom(draw);
             List<String> addresses = new ArrayList<>();
             List<List<String>> topics = new ArrayList<>();
@@ -249,9 +277,9 @@ class ScannerChaosTest {
                 }
             }
             // Drawn again until anvil has a few logs for it: a filter that matches nothing would test little.
-            if (kind != Kind.MATCH_ALL && new Scenario(seed, kind, addresses, topics, 1, 1, 0, 0, 1, 1, 1, 1, -1)
+            if (kind != Kind.MATCH_ALL && new Scenario(seed, kind, addresses, topics, 1, 1, 0, 0, 1, 1, 1, 1, -1, false)
                     .anvilLogs(chain).size() < 10) {
-                return of(random.nextLong(), seed, kind, lagging, consumerFails, chain);
+                return of(random.nextLong(), seed, kind, lagging, consumerFails, indexed, chain);
             }
             int headerBatch = new int[] {16, 25, 40}[random.nextInt(3)];
             boolean lags = lagging && kind != Kind.MATCH_ALL;
@@ -262,14 +290,14 @@ class ScannerChaosTest {
                     // Match-all asks for whole batches as ranges: some must be refused.
                     3 + random.nextInt(kind == Kind.MATCH_ALL ? headerBatch - 3 : 30),
                     2 + random.nextInt(kind == Kind.MATCH_ALL ? 20 : 10),
-                    4 + random.nextInt(30), random.nextBoolean() ? Integer.MAX_VALUE : 3 + random.nextInt(12), -1);
+                    4 + random.nextInt(30), random.nextBoolean() ? Integer.MAX_VALUE : 3 + random.nextInt(12), -1, indexed);
             if (!consumerFails) {
                 return drawn;
             }
             int logs = drawn.anvilLogs(chain).size();
             return new Scenario(seed, kind, addresses, topics, headerBatch, drawn.maxLogRange, byHashMaxRun,
                     drawn.lagBlocks, drawn.refusedSpan, drawn.stalledSpan, drawn.batchLimit, drawn.stalledHeaders,
-                    logs / 4 + random.nextInt(Math.max(1, logs / 2)));
+                    logs / 4 + random.nextInt(Math.max(1, logs / 2)), indexed);
         }
 
         LogFilter filter() {
@@ -313,7 +341,8 @@ class ScannerChaosTest {
                     + lagBlocks + " blocks, ranges refused above " + refusedSpan + " blocks, requests stalled above "
                     + stalledSpan + " blocks of eth_getLogs or " + stalledHeaders + " headers, batches refused above "
                     + batchLimit + " calls"
-                    + (failingLog >= 0 ? ", consumer fails at log " + failingLog : "") + ")";
+                    + (failingLog >= 0 ? ", consumer fails at log " + failingLog : "")
+                    + (indexed ? ", section index of the first two thirds" : "") + ")";
         }
     }
 
