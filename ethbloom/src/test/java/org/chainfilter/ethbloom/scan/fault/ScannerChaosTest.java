@@ -62,7 +62,10 @@ import org.opentest4j.AssertionFailedError;
  * {@code byHashMaxRun} = the header batch size behind the lagging backend, or with a short {@code byHashMaxRun}
  * without it, so that a batch mixes ranges and queries by hash), and match-all with {@code byHashMaxRun} 0 and no
  * lagging backend (the ranges it sends could not tell a lagging backend's {@code []} from no logs). Each message
- * names the seed and the scenario; {@code -Dchainfilter.chaos.seeds=S} runs one seed alone.
+ * names the seed and the scenario; {@code -Dchainfilter.chaos.seeds=S} runs one seed alone. A seed fixes the
+ * scenario (filter, settings, limits) and the fault draws in the order the proxy makes them; a request held past the
+ * call timeout draws for its calls when the hold ends, among the draws of later requests, so a rerun under another
+ * load can differ in which call gets which fault (the scanner is what must not care).
  */
 @ExtendWith(AnvilChainExtension.class)
 @Timeout(120)
