@@ -198,13 +198,22 @@ final class EthScanCommand implements Callable<Integer> {
         }
     }
 
-    /** A checkpoint is written to a sibling file, then moved over FILE: FILE's directory must exist. */
+    /**
+     * A checkpoint is written to a sibling file, then moved over FILE: FILE's directory must exist. A FILE that exists
+     * is read now, so that one this command cannot resume from is refused before the node is asked anything.
+     */
     private static void checkCheckpointFile(Path file) {
         CliInputs.regularFile(file, "--checkpoint");
         Path directory = file.toAbsolutePath().getParent();
         if (directory != null && !Files.isDirectory(directory)) {
             throw new IllegalArgumentException("--checkpoint " + file + ": the directory " + directory
                     + " does not exist");
+        }
+        try {
+            new FileCheckpointStore(file).load();
+        } catch (ScanException e) {
+            // The store's messages begin "checkpoint FILE ...": the option the user typed.
+            throw new IllegalArgumentException("--" + e.getMessage(), e);
         }
     }
 

@@ -79,6 +79,19 @@ class EthOptionCheckTest {
                 "eth", "scan", "--rpc", url, "--from", "0", "--checkpoint", orphan.toString());
     }
 
+    /** A checkpoint file this command cannot resume from is refused before the node is asked (the port is closed). */
+    @Test
+    void aCheckpointThatCannotBeReadIsRefusedBeforeTheScan(@TempDir Path dir) throws IOException {
+        Path other = Files.writeString(dir.resolve("other.checkpoint"), "some=thing\n");
+        assertRefused("--checkpoint " + other + " is not a version-1 chainfilter eth scan checkpoint"
+                + " (chainfilter-eth-scan-checkpoint=null)",
+                "eth", "scan", "--rpc", url, "--from", "0", "--checkpoint", other.toString());
+        Path broken = Files.writeString(dir.resolve("broken.checkpoint"),
+                "chainfilter-eth-scan-checkpoint=1\nnextBlock=x\n");
+        assertRefused("--checkpoint " + broken + " is malformed: nextBlock is 'x', not a decimal block number",
+                "eth", "scan", "--rpc", url, "--from", "0", "--follow", "--checkpoint", broken.toString());
+    }
+
     @Test
     void anIndexDirectoryThatDoesNotExistIsSaidSo(@TempDir Path dir) throws IOException {
         Path missing = dir.resolve("missing");
