@@ -10,7 +10,7 @@ import java.util.Objects;
  * An approximate set: {@link #mightContain} never answers {@code false} for an element that was {@link #put} (no false
  * negatives, unless the kind documents deletions), and answers {@code true} for an element never put with a
  * probability near {@link #expectedFpp()}. Every filter kind of the library implements it: the generic
- * {@link BloomFilter} and the counting, scalable, blocked, concurrent and cuckoo filters.
+ * {@link BloomFilter} and the counting, scalable, blocked, concurrent, cuckoo and growable cuckoo filters.
  *
  * <p>Implementations document their thread safety and whether their {@code put}/{@code mightContain} allocate.
  *
