@@ -307,13 +307,24 @@ final class EthIndexCommand implements Runnable {
             }
             long from = fromBlock != null ? fromBlock : index.firstBlock();
             long to = toBlock != null ? toBlock : index.endBlockExclusive() - 1;
-            // The index's own refusals name its parameters ("block range 5..3 is reversed").
+            // Checked here so that a refusal names the option typed; the index names its own parameters ("block range
+            // 5..3 is reversed").
             if (from < 0) {
                 throw new IllegalArgumentException("--from is " + from + "; block numbers start at 0");
             }
+            long last = index.endBlockExclusive() - 1;
+            if (from < index.firstBlock() || from > last) {
+                throw new IllegalArgumentException("--from " + from + " is outside the index, which covers blocks "
+                        + index.firstBlock() + ".." + last);
+            }
+            if (to > last) {
+                throw new IllegalArgumentException("--to " + to + " is past the index's last block " + last
+                        + " (it covers blocks " + index.firstBlock() + ".." + last + ")");
+            }
             if (to < from) {
-                throw new IllegalArgumentException((toBlock != null ? "--to " : "the index's last block ") + to
-                        + " is below " + (fromBlock != null ? "--from " : "the index's first block ") + from);
+                // Only a --to typed can be below: without it the range ends at the index's last block.
+                throw new IllegalArgumentException("--to " + to + " is below "
+                        + (fromBlock != null ? "--from " : "the index's first block ") + from);
             }
             LogFilter filter = filterOptions.filter();
             long[] candidates = index.candidates(filter, from, to);
@@ -321,7 +332,8 @@ final class EthIndexCommand implements Runnable {
             for (long block : candidates) {
                 out.println(block);
             }
-            spec.commandLine().getErr().println(candidates.length + " candidate blocks of " + (to - from + 1)
+            spec.commandLine().getErr().println(candidates.length + (candidates.length == 1 ? " candidate block of "
+                    : " candidate blocks of ") + (to - from + 1)
                     + (filter.isMatchAll() ? " (the filter matches every block)" : ""));
             return 0;
         }

@@ -206,9 +206,14 @@ class EthCommandTest {
         CliRun narrow = CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "3", "--to", "4",
                 "--topic", EMIT, "--topic", "0x95b7276947f6331672b0c63eca28c1d39f25286d5e2793d6a487837ff1475ba0");
         assertEquals("4" + NL, narrow.out, narrow::toString);
+        assertEquals("1 candidate block of 2" + NL, narrow.err, narrow::toString);
 
-        assertFailure("chainfilter: block range 3..9 reaches outside the index, which covers blocks 1..4" + NL,
+        assertFailure("chainfilter: --to 9 is past the index's last block 4 (it covers blocks 1..4)" + NL,
                 CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "3", "--to", "9"));
+        assertFailure("chainfilter: --from 0 is outside the index, which covers blocks 1..4" + NL,
+                CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "0", "--to", "2"));
+        assertFailure("chainfilter: --from 5 is outside the index, which covers blocks 1..4" + NL,
+                CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "5"));
 
         Path more = Files.writeString(dir.resolve("more.txt"),
                 "7 " + hash(7) + " " + hash(6) + " " + LogsBloom.EMPTY.toHex() + "\n");

@@ -134,8 +134,10 @@ class EthOptionCheckTest {
                 "--first-block", "1");
         assertEquals(0, build.status, build::toString);
         assertRefused("--to 3 is below --from 4", "eth", "index", "query", "--index", index, "--from", "4", "--to", "3");
-        assertRefused("the index's last block 4 is below --from 9", "eth", "index", "query", "--index", index,
-                "--from", "9");
+        assertRefused("--from 9 is outside the index, which covers blocks 1..4", "eth", "index", "query", "--index",
+                index, "--from", "9");
+        assertRefused("--to 0 is below the index's first block 1", "eth", "index", "query", "--index", index,
+                "--to", "0");
         assertRefused("--from is -1; block numbers start at 0", "eth", "index", "query", "--index", index,
                 "--from", "-1");
     }
