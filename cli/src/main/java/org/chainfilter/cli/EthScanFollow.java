@@ -266,13 +266,14 @@ final class EthScanFollow {
                 first.unknownBloomBlocks() + second.unknownBloomBlocks(),
                 first.logsEmitted() + second.logsEmitted(), first.bloomsSeen() + second.bloomsSeen(),
                 first.bloomBitsSet() + second.bloomBitsSet(), first.saturatedBlocks() + second.saturatedBlocks(),
-                first.retries() + second.retries(), first.rangeSplits() + second.rangeSplits());
+                first.retries() + second.retries(), first.rangeSplits() + second.rangeSplits(),
+                first.batchHalvings() + second.batchHalvings());
     }
 
     /** A summary of no blocks that ends where {@code pass} starts, so a single pass also reports an open end. */
     private static ScanSummary nothingBefore(ScanSummary pass) {
         return new ScanSummary(pass.firstBlock(), pass.firstBlock() - 1, Long.MAX_VALUE, pass.headBlock(),
-                pass.confirmations(), pass.resumed(), pass.matchAllFilter(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                pass.confirmations(), pass.resumed(), pass.matchAllFilter(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     private static long saturatedSum(long a, long b) {

@@ -232,7 +232,7 @@ class EthScanCommandTest {
             assertTrue(run.err.startsWith("splitting eth_getLogs 0..39 in halves (error -32005: query returned more"
                     + " than 10000 results)" + n + "splitting eth_getLogs 0..19 in halves (error -32005: query returned"
                     + " more than 10000 results)" + n + "scanned 0..39: "), run.err);
-            assertTrue(run.err.contains("range splits 2" + n), run.err);
+            assertTrue(run.err.contains("retries 0, range splits 2, batch halvings 0" + n), run.err);
             List<String> all = new ArrayList<>();
             chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "0x4f"))
                     .forEach(log -> all.add(LogText.of(log)));
@@ -244,7 +244,7 @@ class EthScanCommandTest {
     /**
      * A provider that refuses every JSON-RPC batch of more than 10 calls as geth does ("batch too large"): each halving
      * is one stderr line (a batch of headers cut off twice by {@code --rpc-timeout} is halved and said the same way),
-     * and stdout is anvil's own answer.
+     * the summary counts them, and stdout is anvil's own answer.
      */
     @Test
     void eachBatchHalvingIsSaidOnStderr() throws IOException {
@@ -258,6 +258,7 @@ class EthScanCommandTest {
             assertTrue(run.err.startsWith("halving JSON-RPC batches from 40 to 20 calls (batch of 40 refused: error"
                     + " -32600: batch too large)" + n + "halving JSON-RPC batches from 20 to 10 calls (batch of 20"
                     + " refused: error -32600: batch too large)" + n + "scanned 0..39: "), run.err);
+            assertTrue(run.err.contains("retries 0, range splits 0, batch halvings 2" + n), run.err);
             List<String> all = new ArrayList<>();
             chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "0x4f"))
                     .forEach(log -> all.add(LogText.of(log)));

@@ -31,6 +31,7 @@ import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
+import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -277,6 +278,20 @@ class EthScanFollowTest {
         assertEquals(2, notANumber.status, notANumber::toString);
         assertTrue(notANumber.err.startsWith("chainfilter: Invalid value for option '--until-block': 'soon' is not a"
                 + " long"), notANumber.err);
+    }
+
+    /**
+     * Two passes add up count by count (each count distinct, so a count taken from the wrong component or one pass
+     * only fails), the range runs from the first's start to the second's end, and the end asked for stays open.
+     */
+    @Test
+    void twoPassesAddUpEveryCountIncludingRetriesSplitsAndBatchHalvings() {
+        ScanSummary first = new ScanSummary(10, 19, 19, 40, 3, true, false, 10, 6, 2, 4, 1, 1, 5, 9, 900, 1, 7, 11,
+                13);
+        ScanSummary second = new ScanSummary(20, 29, 29, 45, 4, false, false, 10, 7, 3, 3, 2, 0, 6, 10, 1000, 2, 17,
+                19, 23);
+        assertEquals(new ScanSummary(10, 29, Long.MAX_VALUE, 45, 4, true, false, 20, 13, 5, 7, 3, 1, 11, 19, 1900, 3,
+                24, 30, 36), EthScanFollow.combined(first, second));
     }
 
     @Test

@@ -515,7 +515,7 @@ public final class BlockScanner {
             return new ScanSummary(firstBlock, lastBlock, requestedTo, head, confirmations, resumed, matchAll, blocksScanned,
                     blocksSkippedByBloom, blocksSkippedByIndex, candidateBlocks, falsePositiveBlocks,
                     unknownBloomBlocks, logsEmitted, bloomsSeen, bloomBitsSet, saturatedBlocks, rpc.retries(),
-                    rpc.rangeSplits());
+                    rpc.rangeSplits(), rpc.batchHalvings());
         }
     }
 

@@ -92,6 +92,7 @@ final class RpcSession {
     private boolean logCallsAlone;
     private long retries;
     private long rangeSplits;
+    private long batchHalvings;
 
     RpcSession(Web3jService service, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, int batchSize,
                long maxLogSpan) {
@@ -109,6 +110,10 @@ final class RpcSession {
 
     long rangeSplits() {
         return rangeSplits;
+    }
+
+    long batchHalvings() {
+        return batchHalvings;
     }
 
     /** {@code eth_blockNumber}. */
@@ -540,6 +545,7 @@ final class RpcSession {
     /** Halves the batch size for the rest of the session (a batch of {@code calls} was too much) and says so. */
     private void halveBatch(int calls, String problem) {
         batchSize = Math.max(1, calls / 2);
+        batchHalvings++;
         listener.onBatchHalved(calls, batchSize, problem);
     }
 

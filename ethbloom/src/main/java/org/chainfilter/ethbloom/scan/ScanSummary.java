@@ -28,12 +28,15 @@ import org.chainfilter.ethbloom.LogsBloom;
  * @param retries               calls sent again after a transient failure
  * @param rangeSplits           {@code eth_getLogs} ranges split because the provider refused them or they timed out
  *                              twice on this client's side
+ * @param batchHalvings         times the JSON-RPC batch size was halved because the provider refused a batch (geth's
+ *                              -32600 "batch too large", -32003 "response too large") or this client's timeout cut a
+ *                              batch of headers off twice ({@link ScanListener#onBatchHalved})
  */
 public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock, long headBlock, int confirmations,
                           boolean resumed, boolean matchAllFilter, long blocksScanned, long blocksSkippedByBloom,
                           long blocksSkippedByIndex, long candidateBlocks, long falsePositiveBlocks,
                           long unknownBloomBlocks, long logsEmitted, long bloomsSeen, long bloomBitsSet,
-                          long saturatedBlocks, long retries, long rangeSplits) {
+                          long saturatedBlocks, long retries, long rangeSplits, long batchHalvings) {
     /** The fill from which a bloom counts as saturated (recent mainnet blooms are 80–100 % full). */
     public static final double SATURATED_FRACTION = 0.8;
 
@@ -93,8 +96,9 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
                         + " positives %d, unknown blooms %d, logs emitted %d%n", blocksSkippedByBloom,
                 blocksSkippedByIndex, candidateBlocks, falsePositiveBlocks, unknownBloomBlocks, logsEmitted));
         text.append(String.format(Locale.ROOT, "bloom saturation over %d headers read: mean %.1f %% of 2048 bits,"
-                        + " %d blocks at least %.0f %% full; retries %d, range splits %d%n", bloomsSeen,
-                100 * meanSaturation(), saturatedBlocks, 100 * SATURATED_FRACTION, retries, rangeSplits));
+                        + " %d blocks at least %.0f %% full; retries %d, range splits %d, batch halvings %d%n",
+                bloomsSeen, 100 * meanSaturation(), saturatedBlocks, 100 * SATURATED_FRACTION, retries, rangeSplits,
+                batchHalvings));
         return text.append(verdict()).toString();
     }
 }

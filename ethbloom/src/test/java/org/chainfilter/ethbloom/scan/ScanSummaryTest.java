@@ -12,7 +12,7 @@ class ScanSummaryTest {
     private static ScanSummary summary(long skipped, long candidates, long falsePositives, long unknown,
                                        long bloomsSeen, long bitsSet, long saturated, boolean matchAll) {
         return new ScanSummary(0, 99, 99, 120, 12, false, matchAll, 100, skipped, 0, candidates, falsePositives,
-                unknown, 7, bloomsSeen, bitsSet, saturated, 1, 2);
+                unknown, 7, bloomsSeen, bitsSet, saturated, 1, 2, 3);
     }
 
     @Test
@@ -27,7 +27,8 @@ class ScanSummaryTest {
                 + "skipped by bloom 90 (by the index 0), candidates 10, false positives 4, unknown blooms 0, logs"
                 + " emitted 7\n"
                 + "bloom saturation over 100 headers read: mean 19.5 % of 2048 bits, 0 blocks at least 80 % full;"
-                + " retries 1, range splits 2\n" + s.verdict(), s.report().replace(System.lineSeparator(), "\n"));
+                + " retries 1, range splits 2, batch halvings 3\n" + s.verdict(),
+                s.report().replace(System.lineSeparator(), "\n"));
     }
 
     @Test
@@ -45,7 +46,7 @@ class ScanSummaryTest {
                 + " logs were fetched.", summary(0, 100, 0, 0, 100, 0, 0, true).verdict());
         assertEquals("No block carried a usable logsBloom, so none could be skipped: every block's logs were fetched.",
                 summary(0, 100, 0, 100, 0, 0, 0, false).verdict());
-        ScanSummary none = new ScanSummary(50, 49, 99, 60, 12, true, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        ScanSummary none = new ScanSummary(50, 49, 99, 60, 12, true, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         assertEquals("No block was scanned.", none.verdict());
         assertEquals(0, none.meanSaturation());
         assertFalse(none.reachedRequestedEnd());

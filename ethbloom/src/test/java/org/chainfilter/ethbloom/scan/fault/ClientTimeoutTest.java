@@ -161,6 +161,7 @@ class ClientTimeoutTest {
             assertEquals(6, proxy.faults(), "stalled requests: two at each of 16, 8 and 4 headers");
             assertEquals(0, summary.rangeSplits(), summary::report);
             assertEquals(3, summary.retries(), "the first timeout at each size costs an attempt: " + summary.report());
+            assertEquals(3, summary.batchHalvings(), summary::report);
         }
     }
 

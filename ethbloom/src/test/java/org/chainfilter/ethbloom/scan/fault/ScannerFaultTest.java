@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import okhttp3.OkHttpClient;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
@@ -22,6 +23,7 @@ import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanException;
+import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.chainfilter.ethbloom.scan.node.AnvilChainExtension;
 import org.chainfilter.ethbloom.scan.node.AnvilNode;
@@ -68,6 +70,36 @@ class ScannerFaultTest {
             ScanSummary summary = scanEqualsNode(chain, proxy, LogFilter.matchAll(), List.of(), 0, chain.head(),
                     PATIENT);
             assertTrue(proxy.refusals() > 0 && summary.rangeSplits() > 0, "refusals " + proxy.refusals());
+        }
+    }
+
+    /**
+     * A provider that answers every JSON-RPC batch of more than 10 calls as geth does above its batch limit (-32600
+     * "batch too large"): the batches of 40 headers are halved to 20, then 10, the summary counts both halvings as the
+     * listener heard them, and the answer is anvil's own.
+     */
+    @Test
+    void batchLimitsHalveTheBatchAndTheSummaryCountsEachHalving(TestChain chain) throws IOException {
+        FaultProxy.Script limit = FaultProxy.Script.transports((number, body) -> body.size() > 10
+                ? FaultProxy.Transport.BATCH_TOO_LARGE : FaultProxy.Transport.PASS);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), limit, Duration.ZERO)) {
+            List<String> halvings = new CopyOnWriteArrayList<>();
+            List<String> emitted = new ArrayList<>();
+            ScanSummary summary = BlockScanner.builder(new HttpService(proxy.url())).headerBatchSize(40)
+                    .retryPolicy(PATIENT).listener(new ScanListener() {
+                        @Override
+                        public void onBatchHalved(int fromCalls, int toCalls, String problem) {
+                            halvings.add(fromCalls + " -> " + toCalls + ": " + problem);
+                        }
+                    }).build()
+                    .scan(LogFilter.matchAll(), 0, chain.head(), log -> emitted.add(LogText.of(log)));
+            assertEquals(nodeAnswer(chain.node(), List.of(), 0, chain.head()), emitted);
+            assertEquals(List.of("40 -> 20: batch of 40 refused: error -32600: batch too large",
+                    "20 -> 10: batch of 20 refused: error -32600: batch too large"), halvings);
+            assertEquals(2, summary.batchHalvings(), summary::report);
+            assertEquals(0, summary.retries(), "a refused batch is resent smaller, not retried: " + summary.report());
+            assertTrue(summary.report().contains("retries 0, range splits 0, batch halvings 2"), summary::report);
+            assertEquals(2, proxy.faults(), "batches refused: one of 40 headers, one of 20");
         }
     }
 
