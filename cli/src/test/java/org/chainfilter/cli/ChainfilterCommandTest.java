@@ -167,6 +167,50 @@ class ChainfilterCommandTest {
                 "a hash function is required: murmur3 or siphash (see 'chainfilter hash --help')");
     }
 
+    /**
+     * An unknown option is reported before what it caused: {@code --rcp} misspelt for {@code --rpc} was reported as
+     * "Missing required option: '--rpc=URL'", never naming {@code --rcp}. picocli's similar option names follow when it
+     * finds any (none for {@code --rcp}: it shares no pair of letters with {@code --rpc}). The word after an unknown
+     * option is unmatched too, and picocli names both.
+     */
+    @Test
+    void anUnknownOptionIsReportedBeforeTheRequiredOptionsItLeavesMissing() {
+        assertOneLineError(CliRun.of("eth", "scan", "--rcp", "http://x", "--from", "0"), 2,
+                "Unknown options: '--rcp', 'http://x' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--bogus"), 2,
+                "Unknown option: '--bogus' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("math", "--elments", "5", "--fp", "0.01"), 2,
+                "Unknown options: '--elments', '5'; did you mean --elements? (see 'chainfilter math --help')");
+        assertOneLineError(CliRun.of("hash", "siphash", "--kye", "00"), 2,
+                "Unknown option: '--kye' (see 'chainfilter hash siphash --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "0", "--confirmatoins", "3"), 2,
+                "Unknown options: '--confirmatoins', '3'; did you mean --confirmations? (see 'chainfilter eth scan"
+                        + " --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--from", "0", "extra"), 2,
+                "Unmatched argument at index 4: 'extra' (see 'chainfilter eth scan --help')");
+    }
+
+    /** An unknown option given to a parent command is named with that command, before its subcommand's errors. */
+    @Test
+    void anUnknownOptionOfAParentCommandIsReportedFirst() {
+        assertOneLineError(CliRun.of("--bogus", "eth", "scan"), 2, "Unknown option: '--bogus' (see 'chainfilter"
+                + " --help')");
+        assertOneLineError(CliRun.of("eth", "--bogus", "scan", "--rcp", "http://x"), 2,
+                "Unknown option: '--bogus' (see 'chainfilter eth --help')");
+    }
+
+    /**
+     * An unknown option before an invalid value is reported first; one after it is not seen, because picocli stops at
+     * the invalid value, which is then what the user is told (correctly, if not first).
+     */
+    @Test
+    void anUnknownOptionBeforeAnInvalidValueIsReportedFirst() {
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--rcp", "y", "--from", "abc"), 2,
+                "Unknown options: '--rcp', 'y' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "abc", "--rcp", "y"), 2,
+                "Invalid value for option '--from': 'abc' is not a long (see 'chainfilter eth scan --help')");
+    }
+
     @Test
     void fileErrorsNameTheFileAndBugsNameTheirClass() {
         assertEquals("no such file: /nowhere/filter.bin", ErrorHandler.describe(new NoSuchFileException("/nowhere/filter.bin")));
