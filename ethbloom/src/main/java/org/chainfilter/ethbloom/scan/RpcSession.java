@@ -71,9 +71,15 @@ final class RpcSession {
      */
     private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND, TIMED_OUT, BATCH_TIMED_OUT }
 
-    /** Why a range cut off by the client's timeout is not cut further. */
-    private static final String UNSPLITTABLE =
-            "one block cannot be asked for in a smaller piece: raise the call timeout";
+    /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
+    private static String noAnswer(String problem) {
+        return "no answer within the client's call timeout (" + problem + ")";
+    }
+
+    /** Why one {@code unit} ("block", "header") cut off by the client's timeout is not asked for in a smaller piece. */
+    private static String unsplittable(String unit) {
+        return "one " + unit + " cannot be asked for in a smaller piece: raise the call timeout";
+    }
 
     private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
 
@@ -175,8 +181,8 @@ final class RpcSession {
             String problem = null;
             boolean progress = false;
             if (outcomes.get(0).status == Status.BATCH_TIMED_OUT) {
-                String timedOut = "blocks " + numbers.get(0) + ".." + numbers.get(numbers.size() - 1)
-                        + ": no answer within the client's call timeout (" + outcomes.get(0).problem + ")";
+                String timedOut = "blocks " + numbers.get(0) + ".." + numbers.get(numbers.size() - 1) + ": "
+                        + noAnswer(outcomes.get(0).problem);
                 for (int i = numbers.size() - 1; i >= 0; i--) {
                     pending.addFirst(numbers.get(i));
                 }
@@ -204,8 +210,7 @@ final class RpcSession {
                         // A null block at or below the head: a load-balanced backend that has not caught up yet.
                         problem = "block " + n + " is not available (null)";
                     } else if (outcome.status == Status.TIMED_OUT) {
-                        problem = "block " + n + ": no answer within the client's call timeout (" + outcome.problem
-                                + "); one header cannot be asked for in a smaller piece: raise the call timeout";
+                        problem = "block " + n + ": " + noAnswer(outcome.problem) + "; " + unsplittable("header");
                     } else if (outcome.status != Status.RESEND) {
                         problem = outcome.problem;
                     }
@@ -311,7 +316,7 @@ final class RpcSession {
                     case TIMED_OUT:
                     case BATCH_TIMED_OUT:
                         boolean splittable = range.blockHash == null && range.span() > 1;
-                        String timedOut = "no answer within the client's call timeout (" + outcome.problem + ")";
+                        String timedOut = noAnswer(outcome.problem);
                         if (outcome.status == Status.TIMED_OUT && splittable
                                 && timeouts.merge(range, 1, Integer::sum) >= 2) {
                             split(range, timedOut + ", twice", pending);
@@ -321,7 +326,7 @@ final class RpcSession {
                                 timeouts.merge(range, 1, Integer::sum);
                                 logCallsAlone = true;
                             }
-                            problem = range + ": " + timedOut + (splittable ? "" : "; " + UNSPLITTABLE);
+                            problem = range + ": " + timedOut + (splittable ? "" : "; " + unsplittable("block"));
                             pending.addFirst(range);
                         }
                         break;
