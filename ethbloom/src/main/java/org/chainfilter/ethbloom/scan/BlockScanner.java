@@ -49,15 +49,20 @@ import org.web3j.protocol.core.methods.response.Log;
  * out ends the scan with a {@link ScanException} naming the block and the timeout. The first timeout at each size
  * costs an attempt of the retry policy, the halving none.
  *
- * <p><b>Why by hash.</b> Behind a load balancer the header of block N may come from a backend that has N while an
- * {@code eth_getLogs} range reaches one that does not have it yet, and that backend answers with the logs up to its
- * own head only: for the blocks beyond it, an answer indistinguishable from "no logs" (go-ethereum issue #24078, where
- * the maintainers advise querying block by block by hash; execution-apis issue #534). A query by hash names the exact
- * block judged: a backend without it answers an error (geth and anvil -32000 "unknown block", erigon "block not
- * found: …", Nethermind -32001 "… could not be found"), which is retried, never read as "no logs". <b>Residual risk:</b> the blocks of a run longer than {@code byHashMaxRun} (a match-all filter,
- * saturated blooms) are asked for by range, where a lagging backend's {@code []} cannot be told from an empty answer;
- * a log of such a block can be lost behind such a load balancer. {@code byHashMaxRun} as high as
- * {@code headerBatchSize} closes that gap at the cost of one call per candidate block; a single node is not affected.
+ * <p><b>Why by hash, and a header beside each range.</b> Behind a load balancer the header of block N may come from a
+ * backend that has N while an {@code eth_getLogs} range reaches one that does not have it yet, and that backend
+ * answers with the logs up to its own head only: for the blocks beyond it, an answer indistinguishable from "no logs"
+ * (go-ethereum issue #24078, where the maintainers advise querying block by block by hash; execution-apis issue #534).
+ * A query by hash names the exact block judged: a backend without it answers an error (geth and anvil -32000 "unknown
+ * block", erigon "block not found: …", Nethermind -32001 "… could not be found"), which is retried, never read as "no
+ * logs". A run longer than {@code byHashMaxRun} (a match-all filter, saturated blooms) is asked for as ranges, and
+ * each range goes in one request with {@code eth_getBlockByNumber} of its last block, before it: the node that answers
+ * both (a node answers a batch's calls in order, and its chain only grows) shows that it had that block, with the hash
+ * of the header judged, and so every block of the range on the same chain; a {@code null} or different header sets
+ * the range's answer aside, to be asked for again like any transient failure. <b>Residual risk:</b> a load balancer
+ * that sends the calls of one JSON-RPC batch to different backends, or a provider without batches (batch size 1, the
+ * two calls then go one after the other), defeats the header beside a range; {@code byHashMaxRun} as high as
+ * {@code headerBatchSize} avoids ranges at the cost of one call per candidate block. A single node is not affected.
  *
  * <p><b>Delivery contract.</b> Logs reach the consumer in chain order (block number, then log index). All logs of a
  * header batch are fetched before the first of them is emitted, so a failing or restarted node never leaves a block
@@ -326,7 +331,8 @@ public final class BlockScanner {
         for (int i = 0; i < count; i++) {
             matched.add(candidate[i] ? new ArrayList<>() : List.of());
         }
-        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, queries(runs, headers, first))) {
+        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, queries(runs, headers, first),
+                n -> headers[(int) (n - first)].getHash())) {
             int i = indexInBatch(log, first, last, candidate);
             String headerHash = headers[i].getHash();
             if (log.getBlockHash() == null) {

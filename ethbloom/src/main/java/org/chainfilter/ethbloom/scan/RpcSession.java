@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
@@ -82,6 +83,10 @@ final class RpcSession {
     }
 
     private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
+
+    /** How the problem of a call in a batch that failed as a whole begins: "batch of 16: " and the failure. */
+    private static final String BATCH_OF = "batch of ";
+    private static final Pattern BATCH_OF_PREFIX = Pattern.compile("^" + BATCH_OF + "\\d+: ");
 
     /** What became of one request of a round. */
     private record Outcome(Status status, Response<?> response, String problem) {
@@ -174,8 +179,7 @@ final class RpcSession {
             List<Long> numbers = take(pending);
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
             for (long n : numbers) {
-                requests.add(new Request<>("eth_getBlockByNumber", List.of(DefaultBlockParameter.valueOf(
-                        BigInteger.valueOf(n)).getValue(), false), service, EthBlock.class));
+                requests.add(header(n));
             }
             List<Outcome> outcomes = round(requests);
             String problem = null;
@@ -258,7 +262,7 @@ final class RpcSession {
      * attempt, counts as the first timeout of each of its calls, and from then on this session sends each
      * {@code eth_getLogs} call in a request of its own, so that a second timeout is the call's own and splits it.
      */
-    List<Log> logs(LogFilter filter, List<BlockRange> ranges) {
+    List<Log> logs(LogFilter filter, List<BlockRange> ranges, LongFunction<String> headerHash) {
         List<Log> logs = new ArrayList<>();
         ArrayDeque<BlockRange> pending = new ArrayDeque<>();
         for (BlockRange range : ranges) {
@@ -270,13 +274,16 @@ final class RpcSession {
         boolean probing = false;
         Map<BlockRange, Integer> timeouts = new HashMap<>();
         while (!pending.isEmpty()) {
-            List<BlockRange> batch = probing || logCallsAlone ? List.of(pending.poll()) : take(pending);
-            List<Request<?, EthLog>> requests = new ArrayList<>(batch.size());
+            List<BlockRange> batch = probing || logCallsAlone ? List.of(pending.poll()) : takeQueries(pending);
+            List<Request<?, ? extends Response<?>>> requests = new ArrayList<>(2 * batch.size());
             for (BlockRange range : batch) {
+                if (range.blockHash == null) {
+                    requests.add(header(range.last));
+                }
                 requests.add(new Request<>("eth_getLogs", List.of(logFilterParameter(filter, range)), service,
                         EthLog.class));
             }
-            List<Outcome> outcomes = round(requests);
+            List<Outcome> outcomes = answersToQueries(batch, round(requests), headerHash);
             // What stops the scan is reported for the first block it concerns.
             for (int i = 0; i < batch.size(); i++) {
                 BlockRange range = batch.get(i);
@@ -347,6 +354,86 @@ final class RpcSession {
             settle(attempts, outcomes, problem, outcomes.stream().anyMatch(outcome -> outcome.status == Status.OK));
         }
         return logs;
+    }
+
+    /** {@code eth_getBlockByNumber(number, false)}: the header, without transactions. */
+    private Request<?, EthBlock> header(long number) {
+        return new Request<>("eth_getBlockByNumber", List.of(DefaultBlockParameter.valueOf(BigInteger.valueOf(number))
+                .getValue(), false), service, EthBlock.class);
+    }
+
+    /**
+     * What became of each query of a round, from the answers to its calls: a query by hash is its one call; a range
+     * is its {@code eth_getBlockByNumber(last)} witness and its {@code eth_getLogs}, sent in that order in one request.
+     *
+     * <p><b>The witness.</b> A node behind a load balancer that lacks the newest blocks answers a range reaching them
+     * with the logs up to its own head, indistinguishable from "no logs" for the rest (go-ethereum issue #24078). The
+     * witness, answered by the same node just before the range (a node answers a batch's calls in order, and its
+     * chain only grows), shows whether that node had the range's last block, and with the hash of the header the
+     * scanner judged: if so it had every block of the range, on the same chain (a header names its parent), and the
+     * range's answer is complete. If the witness is {@code null} or another block, the logs are not used and the range
+     * is asked for again, as for any transient failure (after the retries the scan fails, naming the block). A range
+     * whose own call failed is handled by that failure (split, retried, fatal), whatever the witness said; a batch of
+     * one range cut off by this client's timeout counts as that range's own timeout, so that it is split as a range
+     * sent alone would be.
+     */
+    private static List<Outcome> answersToQueries(List<BlockRange> batch, List<Outcome> answers,
+                                                  LongFunction<String> headerHash) {
+        List<Outcome> outcomes = new ArrayList<>(batch.size());
+        int at = 0;
+        for (BlockRange range : batch) {
+            Outcome witness = range.blockHash == null ? answers.get(at++) : null;
+            Outcome log = answers.get(at++);
+            if (witness == null) {
+                outcomes.add(log);
+            } else if (log.status == Status.BATCH_TIMED_OUT && batch.size() == 1) {
+                // The request was the range and its witness: to the user, one range that was not answered.
+                outcomes.add(new Outcome(Status.TIMED_OUT, null,
+                        BATCH_OF_PREFIX.matcher(log.problem).replaceFirst("")));
+            } else if (log.status != Status.OK) {
+                outcomes.add(log);
+            } else if (witness.status == Status.FATAL || witness.status == Status.TOO_LARGE) {
+                outcomes.add(new Outcome(Status.FATAL, null, "eth_getBlockByNumber(" + range.last
+                        + "), asked for with the range, failed: " + witness.problem));
+            } else if (witness.status != Status.OK) {
+                outcomes.add(new Outcome(witness.status == Status.RESEND ? Status.RESEND : Status.TRANSIENT, null,
+                        "eth_getBlockByNumber(" + range.last + "), asked for with the range to show the node had"
+                                + " that block: " + witness.problem));
+            } else {
+                EthBlock.Block block = ((EthBlock) witness.response).getBlock();
+                String expected = headerHash.apply(range.last);
+                if (block == null) {
+                    outcomes.add(new Outcome(Status.TRANSIENT, null, "the node that answered does not have block "
+                            + range.last + " yet (null header beside the range): its answer may lack that block's"
+                            + " logs"));
+                } else if (block.getHash() == null || !block.getHash().equalsIgnoreCase(expected)) {
+                    outcomes.add(new Outcome(Status.TRANSIENT, null, "the node that answered has block "
+                            + range.last + " with hash " + block.getHash() + ", not the " + expected
+                            + " read in this scan: its answer may be of another chain"));
+                } else {
+                    outcomes.add(log);
+                }
+            }
+        }
+        return outcomes;
+    }
+
+    /**
+     * The next queries of {@link #logs} for one round: as many as fit in the batch size, counting two calls for a
+     * range (its witness and itself) and one for a query by hash, and at least one.
+     */
+    private List<BlockRange> takeQueries(ArrayDeque<BlockRange> pending) {
+        List<BlockRange> taken = new ArrayList<>();
+        int calls = 0;
+        while (!pending.isEmpty()) {
+            int cost = pending.peek().blockHash == null ? 2 : 1;
+            if (!taken.isEmpty() && calls + cost > batchSize) {
+                break;
+            }
+            taken.add(pending.poll());
+            calls += cost;
+        }
+        return taken;
     }
 
     /**
@@ -516,7 +603,7 @@ final class RpcSession {
                 halveBatch(requests.size(), "batch of " + requests.size() + " refused: " + describe(e));
             }
             for (int i = 0; i < requests.size(); i++) {
-                outcomes.add(new Outcome(status, null, "batch of " + requests.size() + ": " + describe(e)));
+                outcomes.add(new Outcome(status, null, BATCH_OF + requests.size() + ": " + describe(e)));
             }
             return outcomes;
         }

@@ -72,6 +72,14 @@ public final class FaultProxy implements AutoCloseable {
             return null;
         }
 
+        /**
+         * As {@link #result(JsonNode)}, knowing the whole HTTP request the call came in ({@code body}: the call, or the
+         * batch holding it), e.g. to answer every call of a request as one backend behind a load balancer would.
+         */
+        default JsonNode result(JsonNode call, JsonNode body) {
+            return result(call);
+        }
+
         /** Runs before request {@code number} is forwarded: e.g. kills or restarts the node. */
         default void beforeForwarding(int number) {
         }
@@ -210,7 +218,7 @@ public final class FaultProxy implements AutoCloseable {
         List<Integer> forwardedAt = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
             ObjectNode error = script.refusal(calls.get(i));
-            JsonNode result = error == null ? script.result(calls.get(i)) : null;
+            JsonNode result = error == null ? script.result(calls.get(i), body) : null;
             if (error != null) {
                 refusals.incrementAndGet();
                 answers[i] = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", calls.get(i).get("id"));

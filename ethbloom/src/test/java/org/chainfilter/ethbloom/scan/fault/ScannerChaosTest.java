@@ -48,20 +48,21 @@ import org.opentest4j.AssertionFailedError;
  * HTTP request and each JSON-RPC call from HTTP 429 and 503, HTML and truncated bodies, batch answers reversed or
  * missing their last call, batches refused as geth refuses them above its batch limit, rate-limit errors, range
  * refusals above a random span (in the texts of geth, Infura and other providers), geth's and anvil's "unknown block"
- * or "header not found" for a query by block hash the first time it is seen, a {@code null} header the first time a
- * block near the head is asked for, stalls longer than the client's call timeout ({@link BoundedHttp}) for requests
+ * or "header not found" for a query by block hash the first time it is seen, stalls longer than the client's call timeout ({@link BoundedHttp}) for requests
  * whose {@code eth_getLogs} calls span more than a random number of blocks (geth answers a batch's calls one after
  * the other, so a batch costs the sum of its calls) or, in half the seeds, that hold more than a random number of
- * headers (so that header batches are halved after timeouts), and, as a lagging backend does, {@code []} for any range that
- * reaches the newest blocks (go-ethereum issue #24078). The scan's output over the whole chain must equal anvil's own
+ * headers (so that header batches are halved after timeouts), and a round-robin load balancer that sends a quarter of
+ * the requests to a backend lacking the newest blocks, which answers every call of such a request as it would: a
+ * {@code null} header for those blocks, "unknown block" for one of them asked for by hash, and {@code []} for any range
+ * that reaches them (go-ethereum issue #24078). The scan's output over the whole chain must equal anvil's own
  * {@code eth_getLogs}, log for log and in order; in some runs the consumer fails once, mid-block, and the scan is
  * resumed from its checkpoint; in half of them a section index of the first two thirds of the chain decides which
  * headers are read there (candidates only, in batches that skip blocks).
  *
- * <p>Filters: an address only, a topic only, addresses and topic alternatives (each asked for by hash with
- * {@code byHashMaxRun} = the header batch size behind the lagging backend, or with a short {@code byHashMaxRun}
- * without it, so that a batch mixes ranges and queries by hash), and match-all with {@code byHashMaxRun} 0 and no
- * lagging backend (the ranges it sends could not tell a lagging backend's {@code []} from no logs). Each message
+ * <p>Filters: an address only, a topic only, addresses and topic alternatives (with {@code byHashMaxRun} = the header
+ * batch size, all by hash, in some seeds behind the lagging backend, or a short {@code byHashMaxRun}, so that a batch
+ * mixes ranges and queries by hash), and match-all with {@code byHashMaxRun} 0 (all ranges; behind the lagging
+ * backend in some seeds, where only the header sent beside each range tells its {@code []} from no logs). Each message
  * names the seed and the scenario; {@code -Dchainfilter.chaos.seeds=S} runs one seed alone. A seed fixes the
  * scenario (filter, settings, limits) and the fault draws in the order the proxy makes them; a request held past the
  * call timeout draws for its calls when the hold ends, among the draws of later requests, so a rerun under another
@@ -117,6 +118,7 @@ class ScannerChaosTest {
             for (String fault : List.of("HTTP_429", "HTTP_503", "GARBAGE_BODY", "TRUNCATED_BODY", "REORDERED_BATCH",
                     "DROPPED_ANSWER", "BATCH_TOO_LARGE", "stall", "range refused", "rate limited",
                     "unknown by hash", "null header", "range split", "lagging block asked for by hash",
+                    "lagging range answered []",
                     "ranges and queries by hash in one batch", "header stall", "batch halved after timeouts",
                     "blocks skipped by the index")) {
                 assertTrue(injected.getOrDefault(fault, 0) > 0, "never injected or seen: " + fault + " " + injected);
@@ -285,8 +287,9 @@ class ScannerChaosTest {
                 return of(random.nextLong(), seed, kind, lagging, consumerFails, indexed, chain);
             }
             int headerBatch = new int[] {16, 25, 40}[random.nextInt(3)];
-            boolean lags = lagging && kind != Kind.MATCH_ALL;
-            int byHashMaxRun = kind == Kind.MATCH_ALL ? 0 : lags ? headerBatch : 1 + random.nextInt(3);
+            boolean lags = lagging;
+            int byHashMaxRun = kind == Kind.MATCH_ALL ? 0 : lags && random.nextBoolean() ? headerBatch
+                    : 1 + random.nextInt(3);
             Scenario drawn = new Scenario(seed, kind, addresses, topics, headerBatch,
                     kind == Kind.MATCH_ALL || random.nextBoolean() ? 2000 : 8 + random.nextInt(40), byHashMaxRun,
                     lags ? 20 + random.nextInt(60) : 0,
@@ -364,7 +367,8 @@ class ScannerChaosTest {
         private final SplittableRandom random;
         private final long firstLagging;
         private final Set<String> seenByHash = new HashSet<>();
-        private final Set<Long> seenLaggingHeaders = new HashSet<>();
+        /** Whether the request this thread is answering reached the lagging backend. */
+        private final ThreadLocal<Boolean> toLagging = ThreadLocal.withInitial(() -> false);
         /** The hashes of the blocks the lagging backend lacks, in lower case. */
         private final Set<String> laggingHashes = new HashSet<>();
         final Map<String, Integer> injected = new LinkedHashMap<>();
@@ -402,6 +406,8 @@ class ScannerChaosTest {
             if (byHash && byRange) {
                 count("ranges and queries by hash in one batch", 1);
             }
+            // A round-robin load balancer: a quarter of the requests, every call of each, reach the lagging backend.
+            toLagging.set(scenario.lagBlocks > 0 && random.nextInt(4) == 0);
             // A batch above the limit is refused before the node works on it.
             FaultProxy.Transport transport = FaultProxy.Transport.PASS;
             if (calls.size() > 1 && calls.size() > scenario.batchLimit) {
@@ -432,13 +438,15 @@ class ScannerChaosTest {
                 count("range refused", 1);
                 return RANGE_REFUSALS.get(random.nextInt(RANGE_REFUSALS.size()));
             }
-            if (filter.has("blockHash") && seenByHash.add(filter.get("blockHash").asText())) {
-                count("unknown by hash", 1);
-                if (laggingHashes.contains(filter.get("blockHash").asText().toLowerCase(Locale.ROOT))) {
-                    count("lagging block asked for by hash", 1);
+            if (filter.has("blockHash")) {
+                String hash = filter.get("blockHash").asText().toLowerCase(Locale.ROOT);
+                boolean lacking = toLagging.get() && laggingHashes.contains(hash);
+                // The lagging backend lacks the block; any backend may not have indexed a block it just got.
+                if (lacking || seenByHash.add(hash)) {
+                    count(lacking ? "lagging block asked for by hash" : "unknown by hash", 1);
+                    return random.nextBoolean() ? FaultProxy.error(-32000, "unknown block")
+                            : FaultProxy.error(-32000, "header not found");
                 }
-                return random.nextBoolean() ? FaultProxy.error(-32000, "unknown block")
-                        : FaultProxy.error(-32000, "header not found");
             }
             if (random.nextInt(25) == 0) {
                 count("rate limited", 1);
@@ -449,17 +457,18 @@ class ScannerChaosTest {
 
         @Override
         public synchronized JsonNode result(JsonNode call) {
+            if (!toLagging.get()) {
+                return null;
+            }
             JsonNode filter = logFilter(call);
             if (filter.has("toBlock") && Long.decode(filter.get("toBlock").asText()) >= firstLagging) {
                 count("lagging range answered []", 1);
                 return JsonNodeFactory.instance.arrayNode();
             }
-            if ("eth_getBlockByNumber".equals(call.path("method").asText())) {
-                long number = Long.decode(call.path("params").path(0).asText());
-                if (number >= firstLagging && seenLaggingHeaders.add(number)) {
-                    count("null header", 1);
-                    return NullNode.instance;
-                }
+            if ("eth_getBlockByNumber".equals(call.path("method").asText())
+                    && Long.decode(call.path("params").path(0).asText()) >= firstLagging) {
+                count("null header", 1);
+                return NullNode.instance;
             }
             return null;
         }
