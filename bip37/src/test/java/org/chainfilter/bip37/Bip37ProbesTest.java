@@ -1,6 +1,7 @@
 package org.chainfilter.bip37;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Random;
 import org.chainfilter.common.bits.LongArrayBitStore;
@@ -82,10 +83,37 @@ class Bip37ProbesTest {
                 assertEquals(reference(seed, new byte[0], 0, 0, m), probes.index(seed));
             }
             for (int h : hashes) {
-                long expected = Integer.toUnsignedLong(h) % m;
-                long low = (Long.divideUnsigned(-1L, m) + 1) * Integer.toUnsignedLong(h);
-                assertEquals(expected, Math.multiplyHigh(low, m) + ((low >> 63) & m));
+                assertEquals(Integer.toUnsignedLong(h) % m, probes.reduce(h), h + " mod " + m);
             }
         }
+    }
+
+    /**
+     * The 32-bit cut of Lemire's fraction is exact for every m a BIP37 filter can have (1 .. 288,000 bits, not only
+     * multiples of 8): hashes at and around multiples of m (where a remainder wraps), at the ends of the 32-bit range,
+     * and random ones.
+     */
+    @Test
+    void reductionIsExactForEveryBitCount() {
+        Random random = new Random(43);
+        for (long m = 1; m <= 288_000; m++) {
+            Bip37Probes probes = new Bip37Probes(m);
+            long top = 0xffffffffL / m * m;
+            long[] hashes = {0, m - 1, m, m + 1, top - 1, top, 0xffffffffL, 0x80000000L, 0x7fffffffL,
+                    Integer.toUnsignedLong(random.nextInt()), Integer.toUnsignedLong(random.nextInt())};
+            for (long h : hashes) {
+                long hash = h & 0xffffffffL;
+                assertEquals(hash % m, probes.reduce((int) hash), hash + " mod " + m);
+            }
+        }
+    }
+
+    @Test
+    void refusesBitCountsNoFilterHas() {
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> new Bip37Probes(0));
+        assertEquals("bit count is 0; BIP37 filters have 1 .. 288000", zero.getMessage());
+        IllegalArgumentException large = assertThrows(IllegalArgumentException.class,
+                () -> new Bip37Probes(288_001));
+        assertEquals("bit count is 288001; BIP37 filters have 1 .. 288000", large.getMessage());
     }
 }
