@@ -47,7 +47,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * it answered in between) is halved, as a batch the provider refuses is, for every later batch of the scan (headers
  * and log queries; {@link ScanListener#onBatchHalved}), down to one header per request; one header that keeps timing
  * out ends the scan with a {@link ScanException} naming the block and the timeout. The first timeout at each size
- * costs an attempt of the retry policy, the halving none.
+ * costs an attempt of the retry policy, the halving none. Under a policy of one attempt (no retry) the first timeout
+ * already splits a range or halves a batch of headers, and a batch of log queries cut off sends them alone at once;
+ * only one block or one header cut off ends the scan.
  *
  * <p><b>Why by hash, and a header beside each range.</b> Behind a load balancer the header of block N may come from a
  * backend that has N while an {@code eth_getLogs} range reaches one that does not have it yet, and that backend

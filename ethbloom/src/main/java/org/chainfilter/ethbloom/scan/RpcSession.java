@@ -190,8 +190,8 @@ final class RpcSession {
                 for (int i = numbers.size() - 1; i >= 0; i--) {
                     pending.addFirst(numbers.get(i));
                 }
-                if (++batchTimeouts >= 2) {
-                    halveBatch(numbers.size(), timedOut + ", twice");
+                if (++batchTimeouts >= timeoutsBeforeSmaller()) {
+                    halveBatch(numbers.size(), timedOut + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""));
                     batchTimeouts = 0;
                     attempts.succeeded();
                 } else {
@@ -325,9 +325,13 @@ final class RpcSession {
                         boolean splittable = range.blockHash == null && range.span() > 1;
                         String timedOut = noAnswer(outcome.problem);
                         if (outcome.status == Status.TIMED_OUT && splittable
-                                && timeouts.merge(range, 1, Integer::sum) >= 2) {
-                            split(range, timedOut + ", twice", pending);
+                                && timeouts.merge(range, 1, Integer::sum) >= timeoutsBeforeSmaller()) {
+                            split(range, timedOut + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""), pending);
                             refused = true;
+                        } else if (outcome.status == Status.BATCH_TIMED_OUT && timeoutsBeforeSmaller() == 1) {
+                            // No retry allowed: the calls go alone at once, as a halving costs no attempt.
+                            logCallsAlone = true;
+                            pending.addFirst(range);
                         } else {
                             if (outcome.status == Status.BATCH_TIMED_OUT) {
                                 timeouts.merge(range, 1, Integer::sum);
@@ -354,6 +358,15 @@ final class RpcSession {
             settle(attempts, outcomes, problem, outcomes.stream().anyMatch(outcome -> outcome.status == Status.OK));
         }
         return logs;
+    }
+
+    /**
+     * How many times in a row a range or a batch of headers is cut off by this client's timeout before it is asked
+     * for in smaller pieces: twice (the first time the node may only have been busy), or at once under a policy of
+     * one attempt, which would otherwise end the scan at the first timeout with no smaller piece tried.
+     */
+    private int timeoutsBeforeSmaller() {
+        return Math.min(2, retryPolicy.maxAttempts());
     }
 
     /** {@code eth_getBlockByNumber(number, false)}: the header, without transactions. */

@@ -196,6 +196,38 @@ class ClientTimeoutTest {
         }
     }
 
+    /**
+     * Under a policy of one attempt (no retry) a timeout cannot be waited out, but a smaller piece can still be asked
+     * for: a range is split at its first timeout and a header batch halved at its first, so the scan still ends with
+     * anvil's answer, with no retry. Before, the first timeout ended the scan.
+     */
+    @Test
+    void withNoRetryARangeIsSplitAndAHeaderBatchHalvedAtTheFirstTimeout(TestChain chain) throws IOException {
+        RetryPolicy once = RetryPolicy.of(1, Duration.ZERO, Duration.ZERO);
+        Stalls stalls = new Stalls(call -> FaultProxy.logRangeSpan(call) > ANSWERED_SPAN);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            List<String> splits = new CopyOnWriteArrayList<>();
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, splits).headerBatchSize(40)
+                    .byHashMaxRun(0).retryPolicy(once));
+            assertEquals(List.of("0..39", "0..19"), splits.subList(0, 2), splits::toString);
+            assertEquals(2, proxy.faults(), "stalled requests: 0..39 and 0..19, once each");
+            assertEquals(0, summary.retries(), summary::report);
+        }
+        FaultProxy.Script headerStalls = FaultProxy.Script.transports((number, body) ->
+                headerCalls(body) > ANSWERED_HEADERS ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS);
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), headerStalls, STALL)) {
+            List<String> halvings = new CopyOnWriteArrayList<>();
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, new ArrayList<>())
+                    .listener(halvingRecorder(halvings)).headerBatchSize(16).byHashMaxRun(0).retryPolicy(once));
+            assertEquals(List.of("16 -> 8: blocks 0..15: no answer within the client's call timeout (batch of 16:"
+                    + " InterruptedIOException: timeout)", "8 -> 4: blocks 0..7: no answer within the client's call"
+                    + " timeout (batch of 8: InterruptedIOException: timeout)", "4 -> 2: blocks 0..3: no answer"
+                    + " within the client's call timeout (batch of 4: InterruptedIOException: timeout)"), halvings);
+            assertEquals(3, proxy.faults(), "stalled requests: one at each of 16, 8 and 4 headers");
+            assertEquals(0, summary.retries(), summary::report);
+        }
+    }
+
     /** The number of {@code eth_getBlockByNumber} calls in a request body. */
     private static long headerCalls(JsonNode body) {
         return FaultProxy.calls(body).stream()
