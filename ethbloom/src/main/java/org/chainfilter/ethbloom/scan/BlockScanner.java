@@ -44,8 +44,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * or by hash is not split: when it keeps timing out the scan ends with a {@link ScanException} naming it. A node that
  * answers headers but no log query at all thus costs up to two timeouts per halving of the span plus the retries of
  * one block before the scan fails. A batch of {@code eth_getBlockByNumber} calls cut off twice in a row (no call of
- * it answered in between) is halved, as a batch the provider refuses is, for every later batch of the scan (headers
- * and log queries; {@link ScanListener#onBatchHalved}), down to one header per request; one header that keeps timing
+ * it answered in between) is halved for every later batch of headers of the scan (log queries keep their batch size,
+ * which only a provider's refusal halves; {@link ScanListener#onBatchHalved}), down to one header per request; one
+ * header that keeps timing
  * out ends the scan with a {@link ScanException} naming the block and the timeout. The first timeout at each size
  * costs an attempt of the retry policy, the halving none. Under a policy of one attempt (no retry) the first timeout
  * already splits a range or halves a batch of headers, and a batch of log queries cut off sends them alone at once;

@@ -97,7 +97,14 @@ final class RpcSession {
     private final RetryPolicy retryPolicy;
     private final Sleeper sleeper;
     private final ScanListener listener;
+    /** The most calls in one JSON-RPC batch: halved when the provider refuses a batch, for every later batch. */
     private int batchSize;
+    /**
+     * The most {@code eth_getBlockByNumber} calls in one batch, at most {@link #batchSize}: halved also when this
+     * client's timeout cuts a batch of headers off, which says the headers are too slow for the node, not that log
+     * queries should go in smaller batches (those have their own answer to timeouts, {@link #logCallsAlone}).
+     */
+    private int headerBatchSize;
     private long maxLogSpan;
     /** Set once a batch of {@code eth_getLogs} calls timed out: from then on each goes in a request of its own. */
     private boolean logCallsAlone;
@@ -112,6 +119,7 @@ final class RpcSession {
         this.sleeper = sleeper;
         this.listener = listener;
         this.batchSize = batchSize;
+        this.headerBatchSize = batchSize;
         this.maxLogSpan = maxLogSpan;
     }
 
@@ -176,7 +184,7 @@ final class RpcSession {
         // Batches cut off as a whole since a batch was last answered or halved.
         int batchTimeouts = 0;
         while (!pending.isEmpty()) {
-            List<Long> numbers = take(pending);
+            List<Long> numbers = take(pending, Math.min(batchSize, headerBatchSize));
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
             for (long n : numbers) {
                 requests.add(header(n));
@@ -191,7 +199,9 @@ final class RpcSession {
                     pending.addFirst(numbers.get(i));
                 }
                 if (++batchTimeouts >= timeoutsBeforeSmaller()) {
-                    halveBatch(numbers.size(), timedOut + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""));
+                    headerBatchSize = Math.max(1, numbers.size() / 2);
+                    batchHalved(numbers.size(), headerBatchSize, timedOut
+                            + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""));
                     batchTimeouts = 0;
                     attempts.succeeded();
                 } else {
@@ -549,9 +559,9 @@ final class RpcSession {
         return parameter;
     }
 
-    private <T> List<T> take(ArrayDeque<T> pending) {
-        List<T> taken = new ArrayList<>(Math.min(batchSize, pending.size()));
-        while (taken.size() < batchSize && !pending.isEmpty()) {
+    private static <T> List<T> take(ArrayDeque<T> pending, int limit) {
+        List<T> taken = new ArrayList<>(Math.min(limit, pending.size()));
+        while (taken.size() < limit && !pending.isEmpty()) {
             taken.add(pending.poll());
         }
         return taken;
@@ -647,11 +657,18 @@ final class RpcSession {
         return outcomes;
     }
 
-    /** Halves the batch size for the rest of the session (a batch of {@code calls} was too much) and says so. */
+    /**
+     * Halves the batch size for the rest of the session (the provider refused a batch of {@code calls}) and says so.
+     */
     private void halveBatch(int calls, String problem) {
         batchSize = Math.max(1, calls / 2);
+        batchHalved(calls, batchSize, problem);
+    }
+
+    /** Counts a halving, of any batch size, and tells the listener. */
+    private void batchHalved(int fromCalls, int toCalls, String problem) {
         batchHalvings++;
-        listener.onBatchHalved(calls, batchSize, problem);
+        listener.onBatchHalved(fromCalls, toCalls, problem);
     }
 
     private static Outcome outcomeOf(Response<?> response) {

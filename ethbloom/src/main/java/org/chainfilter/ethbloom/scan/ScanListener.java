@@ -28,8 +28,8 @@ public interface ScanListener {
     /**
      * JSON-RPC batches are {@code toCalls} calls at most from now on, where one of {@code fromCalls} was too much: the
      * provider refused the batch (geth's "batch too large" above {@code --rpc.batch-request-limit}, a response above
-     * its size limit), or this client's timeout cut a batch of headers off twice in a row ({@code problem} says
-     * which). The calls of that batch are sent again in smaller batches.
+     * its size limit; every later batch), or this client's timeout cut a batch of headers off twice in a row (every
+     * later batch of headers); {@code problem} says which. The calls of that batch are sent again in smaller batches.
      */
     default void onBatchHalved(int fromCalls, int toCalls, String problem) {
     }

@@ -166,6 +166,29 @@ class ClientTimeoutTest {
     }
 
     /**
+     * Halving the header batches after timeouts leaves the log queries' batches whole: headers are what the node is
+     * slow at. Every request of more than {@link #ANSWERED_HEADERS} headers stalls; with 16 headers a batch and every
+     * block asked for by hash, the 16 log queries of a batch still go in one request. Before, the session had one
+     * batch size and sent them 2 at a time.
+     */
+    @Test
+    void aHeaderBatchHalvedAfterTimeoutsLeavesTheLogQueryBatchesWhole(TestChain chain) throws IOException {
+        AtomicInteger mostLogCalls = new AtomicInteger();
+        FaultProxy.Script stalls = FaultProxy.Script.transports((number, body) -> {
+            int logCalls = (int) FaultProxy.calls(body).stream()
+                    .filter(call -> "eth_getLogs".equals(call.path("method").asText())).count();
+            mostLogCalls.accumulateAndGet(logCalls, Math::max);
+            return headerCalls(body) > ANSWERED_HEADERS ? FaultProxy.Transport.DELAYED : FaultProxy.Transport.PASS;
+        });
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), stalls, STALL)) {
+            ScanSummary summary = scanEqualsNode(chain, proxy, scanner(proxy, new ArrayList<>()).headerBatchSize(16)
+                    .byHashMaxRun(16));
+            assertEquals(3, summary.batchHalvings(), summary::report);
+            assertEquals(16, mostLogCalls.get(), "the most eth_getLogs calls in one request");
+        }
+    }
+
+    /**
      * Every request asking for the header of block 5 stalls: its batches are halved from 8 down to 1, and block 5
      * alone times out until the retries run out; the scan, and a {@link HeaderReader}, fail naming the block and the
      * timeout.
