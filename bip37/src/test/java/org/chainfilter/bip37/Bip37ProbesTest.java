@@ -84,14 +84,15 @@ class Bip37ProbesTest {
             }
             for (int h : hashes) {
                 assertEquals(Integer.toUnsignedLong(h) % m, probes.reduce(h), h + " mod " + m);
+                assertEquals(Integer.toUnsignedLong(h) % m, probes.reduceInWalk(h), h + " mod " + m + " in a walk");
             }
         }
     }
 
     /**
-     * The 32-bit cut of Lemire's fraction is exact for every m a BIP37 filter can have (1 .. 288,000 bits, not only
-     * multiples of 8): hashes at and around multiples of m (where a remainder wraps), at the ends of the 32-bit range,
-     * and random ones.
+     * Both reductions, so also the 32-bit cut of Lemire's fraction, are exact for every m a BIP37 filter can have
+     * (1 .. 288,000 bits, not only multiples of 8): hashes at and around multiples of m (where a remainder wraps), at
+     * the ends of the 32-bit range, and random ones.
      */
     @Test
     void reductionIsExactForEveryBitCount() {
@@ -104,6 +105,7 @@ class Bip37ProbesTest {
             for (long h : hashes) {
                 long hash = h & 0xffffffffL;
                 assertEquals(hash % m, probes.reduce((int) hash), hash + " mod " + m);
+                assertEquals(hash % m, probes.reduceInWalk((int) hash), hash + " mod " + m + " in a walk");
             }
         }
     }
