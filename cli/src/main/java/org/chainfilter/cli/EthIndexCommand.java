@@ -239,7 +239,8 @@ final class EthIndexCommand implements Runnable {
                     try {
                         blocks = headers.blocks(first, first + count - 1);
                     } catch (ScanException e) {
-                        throw new IllegalStateException(e.getMessage() + "; indexed up to block "
+                        throw new IllegalStateException(rpcOptions.namingTheTimeout(e.getMessage())
+                                + "; indexed up to block "
                                 + (first - 1) + " (complete sections are kept: rerun to resume)", e);
                     }
                     for (int i = 0; i < count; i++) {

@@ -154,7 +154,7 @@ final class EthScanCommand implements Callable<Integer> {
                     printer(out, checkpointFile != null));
         } catch (ScanException e) {
             out.flush();
-            throw new IllegalStateException(e.getMessage()
+            throw new IllegalStateException(rpcOptions.namingTheTimeout(e.getMessage())
                     + (checkpointFile == null ? "" : "; rerun with the same --checkpoint to resume"), e);
         }
         out.flush();
@@ -241,7 +241,7 @@ final class EthScanCommand implements Callable<Integer> {
         BlockScanner scanner = builder.checkpoints(checkpoints).build();
         return new EthScanFollow(scanner, checkpoints, filter, fromBlock, toBlock,
                 untilBlock == null ? Long.MAX_VALUE : untilBlock, maxNewBlocks, batch, confirmations, interval, out,
-                err).run();
+                err, rpcOptions::namingTheTimeout).run();
     }
 
     private static void refuseWithoutFollow(String option, Object value) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chainfilter.ethbloom.LogFilter;
@@ -61,6 +62,7 @@ final class EthScanFollow {
     private final Duration pollInterval;
     private final PrintWriter out;
     private final PrintWriter err;
+    private final UnaryOperator<String> scanFailureWording;
 
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -72,10 +74,12 @@ final class EthScanFollow {
      *                        confirmed head when the follow starts)
      * @param untilBlock      the last block to scan, {@code Long.MAX_VALUE} for none
      * @param maxNewBlocks    blocks after the initial range to scan before stopping, or null for no limit
+     * @param scanFailureWording applied to the scanner's message when it fails: the command names its options there
+     *                           ({@link RpcTransport.Options#namingTheTimeout})
      */
     EthScanFollow(BlockScanner scanner, CheckpointStore checkpoints, LogFilter filter, long fromBlock,
                   Long initialRangeEnd, long untilBlock, Long maxNewBlocks, int batchBlocks, int confirmations,
-                  Duration pollInterval, PrintWriter out, PrintWriter err) {
+                  Duration pollInterval, PrintWriter out, PrintWriter err, UnaryOperator<String> scanFailureWording) {
         this.scanner = scanner;
         this.checkpoints = checkpoints;
         this.filter = filter;
@@ -88,6 +92,7 @@ final class EthScanFollow {
         this.pollInterval = pollInterval;
         this.out = out;
         this.err = err;
+        this.scanFailureWording = scanFailureWording;
     }
 
     /**
@@ -218,7 +223,8 @@ final class EthScanFollow {
      * or with a checkpoint of another filter, resuming after it would be wrong.
      */
     private IllegalStateException failed(ScanException e) {
-        return new IllegalStateException(e.getMessage() + " (follow: " + lastScanned() + ")", e);
+        return new IllegalStateException(scanFailureWording.apply(e.getMessage()) + " (follow: " + lastScanned() + ")",
+                e);
     }
 
     private String resumeAdvice() {

@@ -24,6 +24,12 @@ final class RpcTransport {
     static final int MAX_TIMEOUT_SECONDS = 3600;
     /** The default size limit of one answer, 64 MiB. */
     static final long DEFAULT_MAX_RESPONSE_BYTES = BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES;
+    /**
+     * The advice that ends ethbloom's failure for one block or one header that keeps being cut off by the call timeout
+     * ({@code RpcSession}: "one block cannot be asked for in a smaller piece: raise the call timeout"); the library
+     * names no option, so {@link Options#namingTheTimeout} adds the one that sets it here.
+     */
+    static final String RAISE_THE_CALL_TIMEOUT = "raise the call timeout";
 
     private RpcTransport() {
     }
@@ -63,6 +69,15 @@ final class RpcTransport {
                 throw new IllegalArgumentException("--retries is " + attempts + "; it must be at least 1");
             }
             return RetryPolicy.of(attempts, Duration.ofMillis(250), Duration.ofSeconds(8));
+        }
+
+        /**
+         * {@code message} with {@code --rpc-timeout} and its value named after the advice to raise the call timeout
+         * ("...: raise the call timeout (--rpc-timeout is 1 s)"), or unchanged when it gives no such advice.
+         */
+        String namingTheTimeout(String message) {
+            return message.replace(RAISE_THE_CALL_TIMEOUT, RAISE_THE_CALL_TIMEOUT + " (--rpc-timeout is "
+                    + timeoutSeconds + " s)");
         }
 
         /** The service for {@code url} under these options; see {@link RpcTransport#http}. */

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
@@ -391,7 +392,7 @@ class EthScanFollowTest {
         BlockScanner scanner = BlockScanner.builder(service).confirmations(0).checkpoints(checkpoints)
                 .retryPolicy(RetryPolicy.of(1, Duration.ofMillis(1), Duration.ofMillis(1))).build();
         return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
-                Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err));
+                Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err), UnaryOperator.identity());
     }
 
     /**
