@@ -50,7 +50,9 @@ public final class ChainfilterCommand implements Runnable {
                 .setOut(out)
                 .setErr(err)
                 .setParameterExceptionHandler(errors)
-                .setExecutionExceptionHandler(errors);
+                .setExecutionExceptionHandler(errors)
+                .setExecutionStrategy(errors);
+        ErrorHandler.collectErrors(commandLine);
         shareVersion(commandLine, new VersionProvider());
         int status = commandLine.execute(args);
         out.flush();

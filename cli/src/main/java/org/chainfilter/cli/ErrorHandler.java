@@ -5,13 +5,16 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IExecutionStrategy;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -19,46 +22,118 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * stack trace for a user's mistake. A failure that is not a user's mistake (a bug) is named by its exception class so
  * it can be reported; {@code CHAINFILTER_DEBUG=1} in the environment adds its stack trace.
  */
-final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
+final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler, IExecutionStrategy {
     /** Exit status for a command line picocli could not parse (unknown option, missing parameter, bad number). */
     static final int USAGE = 2;
     /** Exit status for a command that refused its input or failed while running. */
     static final int FAILURE = 1;
 
     /**
-     * Reports an unknown option or stray argument in preference to the error picocli stopped at, then any other
-     * mistake. picocli 4.7.6 checks for missing required options before it reports the arguments it could not match,
-     * so {@code eth scan --rcp URL --from 0} said "Missing required option: '--rpc=URL'" and never named the misspelt
-     * {@code --rcp}. The similar option names picocli finds for an unknown option are added as "did you mean X?".
+     * Makes every command of {@code commandLine} collect its parse errors instead of stopping at the first
+     * (picocli's {@code ParserSpec.collectErrors}), so that {@link #execute} can choose the one to report. picocli
+     * 4.7.6 otherwise stops at an invalid value and never sees an unknown option after it, and checks for missing
+     * required options before it reports the arguments it could not match.
      */
-    @Override
-    public int handleParseException(ParameterException e, String[] args) {
-        ParameterException first = unmatchedBefore(e);
-        CommandLine cmd = first.getCommandLine();
-        cmd.getErr().println("chainfilter: " + oneLine(first.getMessage()) + suggestions(first)
-                + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
-        cmd.getErr().flush();
-        return USAGE;
+    static void collectErrors(CommandLine commandLine) {
+        commandLine.getCommandSpec().parser().collectErrors(true);
+        for (CommandLine subcommand : commandLine.getSubcommands().values()) {
+            collectErrors(subcommand);
+        }
     }
 
     /**
-     * The arguments picocli could not match before it stopped at {@code e}, as an {@link UnmatchedArgumentException}
-     * of the outermost command that has any (they come first on the command line), or {@code e} when there are none.
-     * picocli stops at an invalid value, so an unknown option after one is not seen and the invalid value is reported.
+     * Runs the command line as picocli's {@link CommandLine.RunLast} does, unless parsing it collected errors: then
+     * throws the one to report ({@link #firstToReport}), which picocli hands to {@link #handleParseException}.
      */
-    private static ParameterException unmatchedBefore(ParameterException e) {
-        Deque<CommandLine> outermostFirst = new ArrayDeque<>();
-        for (CommandLine command = e.getCommandLine(); command != null; command = command.getParent()) {
-            outermostFirst.addFirst(command);
+    @Override
+    public int execute(ParseResult parseResult) throws CommandLine.ExecutionException {
+        ParameterException first = firstToReport(parseResult);
+        if (first != null) {
+            throw first;
         }
-        for (CommandLine command : outermostFirst) {
-            List<String> unmatched = command.getUnmatchedArguments();
-            if (!unmatched.isEmpty()) {
-                return e instanceof UnmatchedArgumentException && command == e.getCommandLine() ? e
-                        : new UnmatchedArgumentException(command, unmatched);
+        return new CommandLine.RunLast().execute(parseResult);
+    }
+
+    /**
+     * The error a user is told of first, of those picocli collected from the command and its subcommands, or null
+     * when there are none:
+     * <ol>
+     *   <li>an unknown option, of the outermost command that has one: a misspelt option name is the likeliest mistake
+     *       and also explains the errors it causes (its value taken for a stray argument, the option it meant
+     *       missing), wherever it stands on the command line ({@code eth scan --rpc URL --from abc --rcp y} names
+     *       {@code --rcp} rather than {@code abc});</li>
+     *   <li>otherwise the first error of the outermost command that has any, in picocli's order (a value that is
+     *       invalid or missing, in the order of the arguments, then the required options missing), except that a
+     *       stray argument goes before required options the command line does not name ({@code eth scan --from 0
+     *       extra} names {@code extra} rather than the missing {@code --rpc}).</li>
+     * </ol>
+     */
+    static ParameterException firstToReport(ParseResult parseResult) {
+        for (ParseResult command = parseResult; command != null; command = command.subcommand()) {
+            for (Exception error : command.errors()) {
+                if (error instanceof UnmatchedArgumentException
+                        && ((UnmatchedArgumentException) error).isUnknownOption()) {
+                    return (UnmatchedArgumentException) error;
+                }
             }
         }
-        return e;
+        for (ParseResult command = parseResult; command != null; command = command.subcommand()) {
+            ParameterException first = null;
+            UnmatchedArgumentException unmatched = null;
+            for (Exception error : command.errors()) {
+                if (error instanceof UnmatchedArgumentException) {
+                    unmatched = unmatched != null ? unmatched : (UnmatchedArgumentException) error;
+                } else if (first == null) {
+                    first = error instanceof ParameterException ? (ParameterException) error
+                            : new ParameterException(command.commandSpec().commandLine(),
+                                    String.valueOf(error.getMessage()), error);
+                }
+            }
+            if (first == null || (unmatched != null && requiredOptionsNotGiven(first, command))) {
+                first = unmatched;
+            }
+            if (first != null) {
+                return first;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether {@code error} is picocli's "Missing required option(s)": options the command line does not name at all.
+     * Not an option named without its value ("Expected parameter for option '--from' but found '--to'"), after which
+     * the arguments left over are stray because of it.
+     */
+    private static boolean requiredOptionsNotGiven(ParameterException error, ParseResult command) {
+        if (!(error instanceof MissingParameterException)) {
+            return false;
+        }
+        for (ArgSpec missing : ((MissingParameterException) error).getMissing()) {
+            if (!missing.isOption()) {
+                return false;
+            }
+            for (String name : ((OptionSpec) missing).names()) {
+                for (String arg : command.originalArgs()) {
+                    if (arg.equals(name) || arg.startsWith(name + "=")) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Prints {@code e}, the error {@link #firstToReport} chose (or one picocli threw), as one line, with the similar
+     * option names picocli finds for an unknown option as "did you mean X?".
+     */
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        cmd.getErr().println("chainfilter: " + oneLine(e.getMessage()) + suggestions(e)
+                + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+        cmd.getErr().flush();
+        return USAGE;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.chainfilter.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -200,15 +201,66 @@ class ChainfilterCommandTest {
     }
 
     /**
-     * An unknown option before an invalid value is reported first; one after it is not seen, because picocli stops at
-     * the invalid value, which is then what the user is told (correctly, if not first).
+     * An unknown option is reported before an invalid value wherever it stands: picocli collects every error of the
+     * command line, and the unknown option, most often a typo that also explains the rest, goes first. Before, picocli
+     * stopped at the invalid value and never saw an unknown option after it.
      */
     @Test
-    void anUnknownOptionBeforeAnInvalidValueIsReportedFirst() {
+    void anUnknownOptionIsReportedBeforeAnInvalidValueWhereverItStands() {
         assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--rcp", "y", "--from", "abc"), 2,
                 "Unknown options: '--rcp', 'y' (see 'chainfilter eth scan --help')");
         assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "abc", "--rcp", "y"), 2,
+                "Unknown options: '--rcp', 'y' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from=abc", "--to", "def",
+                "--confirmatoins", "3"), 2, "Unknown options: '--confirmatoins', '3'; did you mean --confirmations?"
+                        + " (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--from", "abc", "--rcp", "http://x"), 2,
+                "Unknown options: '--rcp', 'http://x' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("math", "--elements", "many", "--fp", "0.01", "--elments", "5"), 2,
+                "Unknown options: '--elments', '5'; did you mean --elements? (see 'chainfilter math --help')");
+        assertOneLineError(CliRun.of("eth", "--bogus", "scan", "--rpc", "http://x", "--from", "abc"), 2,
+                "Unknown option: '--bogus' (see 'chainfilter eth --help')");
+    }
+
+    /**
+     * Without an unknown option, the first invalid value on the command line is reported, before a stray argument
+     * (wherever that stands) and before the required options missing; a stray argument goes before the required
+     * options missing.
+     */
+    @Test
+    void withoutAnUnknownOptionTheFirstInvalidValueIsReportedThenAStrayArgumentThenMissingOptions() {
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "abc", "--to", "def"), 2,
                 "Invalid value for option '--from': 'abc' is not a long (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--to", "def", "extra", "--from", "abc"), 2,
+                "Invalid value for option '--to': 'def' is not a long (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "extra", "--from", "abc"), 2,
+                "Invalid value for option '--from': 'abc' is not a long (see 'chainfilter eth scan --help')");
+        // An option given without its value is reported before the argument this leaves stray.
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "--to", "5"), 2,
+                "Expected parameter for option '--from' but found '--to' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--to", "5", "extra"), 2,
+                "Unmatched argument at index 4: 'extra' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--to", "5"), 2,
+                "Missing required options: '--rpc=URL', '--from=N' (see 'chainfilter eth scan --help')");
+        assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from"), 2,
+                "Missing required parameter for option '--from' (N) (see 'chainfilter eth scan --help')");
+    }
+
+    /**
+     * picocli reads the whole command line before any error is reported, and a command whose line has an error does
+     * not run: {@code eth index build} with an invalid {@code --batch} creates no index directory.
+     */
+    @Test
+    void aCommandLineWithAnErrorRunsNothing(@TempDir Path dir) throws IOException {
+        Path blooms = Files.writeString(dir.resolve("blooms.txt"), "");
+        Path index = dir.resolve("index");
+        assertOneLineError(CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms",
+                blooms.toString(), "--batch", "many"), 2, "Invalid value for option '--batch': 'many' is not an int"
+                        + " (see 'chainfilter eth index build --help')");
+        assertFalse(Files.exists(index), "index directory created");
+        CliRun built = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", blooms.toString());
+        assertEquals(0, built.status, built::toString);
+        assertTrue(Files.isDirectory(index));
     }
 
     @Test
