@@ -108,7 +108,9 @@ final class EthScanCommand implements Callable<Integer> {
                     + " the hash of the header judged (EIP-234), in one JSON-RPC batch; longer runs go as eth_getLogs"
                     + " ranges. 0..1000 (default ${DEFAULT-VALUE}); 0 = ranges only. Behind a load balancer, a"
                     + " backend that lags answers a range with no logs for the blocks it lacks, and by hash with an"
-                    + " error that is retried: raise it (up to --batch) to close that gap for long runs too.")
+                    + " error that is retried; a range goes with its last block's header in one batch, which shows"
+                    + " such an answer, unless the balancer splits batches among backends: raise it (up to --batch)"
+                    + " to send no range at all.")
     private int byHashMaxRun;
 
     @Mixin

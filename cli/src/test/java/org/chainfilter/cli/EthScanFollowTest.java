@@ -360,7 +360,7 @@ class EthScanFollowTest {
         hook.join(WAIT.toMillis());
         assertEquals(1, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
         String printed = errWhenTheHookReturned.get();
-        assertTrue(printed != null && printed.contains("chainfilter: eth_blockNumber failed 1 times in a row")
+        assertTrue(printed != null && printed.contains("chainfilter: eth_blockNumber failed once (retry limit 1)")
                 && printed.strip().endsWith("IOException: connection reset (follow: no block scanned)"), printed);
     }
 

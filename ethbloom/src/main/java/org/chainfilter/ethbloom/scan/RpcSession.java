@@ -707,7 +707,8 @@ final class RpcSession {
         void failed(String problem) {
             failures++;
             if (failures >= retryPolicy.maxAttempts()) {
-                throw new ScanException(call + " failed " + failures + " times in a row (retry limit "
+                throw new ScanException(call + (failures == 1 ? " failed once" : " failed " + failures
+                        + " times in a row") + " (retry limit "
                         + retryPolicy.maxAttempts() + "); last error: " + problem);
             }
             retries++;
