@@ -3,6 +3,7 @@ package org.chainfilter.cli;
 import java.time.Duration;
 
 import okhttp3.HttpUrl;
+import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.web3j.protocol.http.HttpService;
@@ -26,10 +27,10 @@ final class RpcTransport {
     static final long DEFAULT_MAX_RESPONSE_BYTES = BoundedHttp.DEFAULT_MAX_RESPONSE_BYTES;
     /**
      * The advice that ends ethbloom's failure for one block or one header that keeps being cut off by the call timeout
-     * ({@code RpcSession}: "one block cannot be asked for in a smaller piece: raise the call timeout"); the library
-     * names no option, so {@link Options#namingTheTimeout} adds the one that sets it here.
+     * ("one block cannot be asked for in a smaller piece: raise the call timeout"); the library names no option, so
+     * {@link Options#namingTheTimeout} adds the one that sets it here.
      */
-    static final String RAISE_THE_CALL_TIMEOUT = "raise the call timeout";
+    static final String RAISE_THE_CALL_TIMEOUT = BlockScanner.RAISE_THE_CALL_TIMEOUT;
 
     private RpcTransport() {
     }

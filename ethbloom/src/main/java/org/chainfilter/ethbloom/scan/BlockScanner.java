@@ -94,6 +94,12 @@ public final class BlockScanner {
      * is a section of another chain.
      */
     public static final String BEYOND_HEAD = "is beyond the node's head";
+    /**
+     * The words that end a {@link ScanException} for one block or one header that this client's call timeout keeps
+     * cutting off ("…; one block cannot be asked for in a smaller piece: raise the call timeout"), for a caller that
+     * sets the timeout under a name of its own (a command-line option) to add that name.
+     */
+    public static final String RAISE_THE_CALL_TIMEOUT = "raise the call timeout";
 
     private static final long SECTION_SIZE = BloomBitsMatcher.SECTION_SIZE;
 

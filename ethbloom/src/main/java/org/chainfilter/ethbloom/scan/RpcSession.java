@@ -79,7 +79,7 @@ final class RpcSession {
 
     /** Why one {@code unit} ("block", "header") cut off by the client's timeout is not asked for in a smaller piece. */
     private static String unsplittable(String unit) {
-        return "one " + unit + " cannot be asked for in a smaller piece: raise the call timeout";
+        return "one " + unit + " cannot be asked for in a smaller piece: " + BlockScanner.RAISE_THE_CALL_TIMEOUT;
     }
 
     private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
