@@ -41,6 +41,8 @@ final class Bip37Probes {
      * multiply runs on its own unit, leaving the integer units to the rotates and adds of the other chains.
      */
     private final int five;
+    /** Murmur3's chain addend 0xe6546b64, read from a field for {@link #loneStep}. */
+    private final int addend;
     private final long bitCount;
     private final long reciprocal;
     private int blocks;
@@ -57,6 +59,7 @@ final class Bip37Probes {
         }
         this.bitCount = bitCount;
         this.five = 5; // assigned here, not initialised, so javac does not fold it into a constant
+        this.addend = N;
         this.reciprocal = Long.divideUnsigned(-1L, bitCount) + 1;
     }
 
@@ -117,10 +120,25 @@ final class Bip37Probes {
         java.util.Objects.checkFromIndexSize(offset, length, item.length);
         int h = seed;
         int end = offset + (length & ~3);
+        int n = addend;
         for (int i = offset; i < end; i += 4) {
-            h = Integer.rotateLeft(h ^ mix((int) INT_LE.get(item, i)), 13) * 5 + N;
+            h = loneStep(h, mix((int) INT_LE.get(item, i)), n);
         }
-        return reduce(Murmur3.fmix32(h ^ mix(tailBlock(item, end, length & 3)) ^ length));
+        return reduce(Murmur3.fmix32(h ^ (mix(tailBlock(item, end, length & 3)) ^ length)));
+    }
+
+    /**
+     * One step of a lone chain, {@code rotl(h ^ k, 13) · 5 + 0xe6546b64}, whose cost is its latency. Written as
+     * {@code (r << 2) + (r + addend)} with the addend read from a field, the shift and the first add can run side by
+     * side, two operations deep after the rotate; with the constant, the JIT moves it to the end,
+     * {@code ((r << 2) + r) + N}, three deep. The final xor is grouped as {@code h ^ (tail ^ length)} for the same
+     * reason. A non-member's contains (one chain of 8 steps for a 32-byte key) takes 18.6-19.1 ns instead of 20.6-21.1
+     * in most runs (in some the JIT's code is as before), and the benchmark's half-member contains went from 49.5 to
+     * 47.6 ns (means of the best round in four alternating-order runs; 0.2 to 1.9% in three other sets of four).
+     */
+    private static int loneStep(int h, int k, int addend) {
+        int r = Integer.rotateLeft(h ^ k, 13);
+        return (r << 2) + (r + addend);
     }
 
     /** The last {@code remainder} (0..3) bytes from {@code end}, little-endian, as Murmur3's tail reads them. */
@@ -148,10 +166,11 @@ final class Bip37Probes {
             return reduce(Murmur3.x86_32(seed, longItem, longOffset, length));
         }
         int h = seed;
+        int n = addend;
         for (int b = 0; b < blocks; b++) {
-            h = Integer.rotateLeft(h ^ mixed[b], 13) * 5 + N;
+            h = loneStep(h, mixed[b], n);
         }
-        return reduce(Murmur3.fmix32(h ^ tail ^ length));
+        return reduce(Murmur3.fmix32(h ^ (tail ^ length)));
     }
 
     /**
