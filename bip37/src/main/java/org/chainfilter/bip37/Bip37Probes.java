@@ -83,7 +83,7 @@ final class Bip37Probes {
             mixed[b++] = mix((int) INT_LE.get(item, i));
         }
         blocks = b;
-        tail = mix(tailBlock(item, end, length & 3));
+        tail = mixedTail(item, end, length & 3);
     }
 
     /**
@@ -124,7 +124,7 @@ final class Bip37Probes {
         for (int i = offset; i < end; i += 4) {
             h = loneStep(h, mix((int) INT_LE.get(item, i)), n);
         }
-        return reduce(Murmur3.fmix32(h ^ (mix(tailBlock(item, end, length & 3)) ^ length)));
+        return reduce(Murmur3.fmix32(h ^ (mixedTail(item, end, length & 3) ^ length)));
     }
 
     /**
@@ -141,8 +141,15 @@ final class Bip37Probes {
         return (r << 2) + (r + addend);
     }
 
-    /** The last {@code remainder} (0..3) bytes from {@code end}, little-endian, as Murmur3's tail reads them. */
-    private static int tailBlock(byte[] item, int end, int remainder) {
+    /**
+     * The last {@code remainder} (0..3) bytes from {@code end}, little-endian, as Murmur3's tail reads them, mixed;
+     * 0 when there are none, as {@code mix(0)} is 0: an item of whole blocks (a 32-byte hash, a 20-byte key hash)
+     * skips two of the multiplies that bound the walks.
+     */
+    private static int mixedTail(byte[] item, int end, int remainder) {
+        if (remainder == 0) {
+            return 0;
+        }
         int k = 0;
         switch (remainder) {
             case 3:
@@ -157,7 +164,7 @@ final class Bip37Probes {
             default:
                 break;
         }
-        return k;
+        return mix(k);
     }
 
     /** The bit index of the loaded item under {@code seed}. */
