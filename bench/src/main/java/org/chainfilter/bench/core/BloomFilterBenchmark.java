@@ -2,6 +2,8 @@ package org.chainfilter.bench.core;
 
 import com.google.common.hash.Funnels;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.collections4.bloomfilter.Shape;
+import org.apache.commons.collections4.bloomfilter.SimpleBloomFilter;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.filter.BloomFilter;
 import org.chainfilter.common.hash.Murmur3;
@@ -19,17 +21,23 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The generic {@link BloomFilter} against Guava's {@code com.google.common.hash.BloomFilter} (the filter a Java user
- * would otherwise pick), on the same 32-byte keys, at 10^6 and 10^7 expected elements and p = 1%, in one run.
+ * The generic {@link BloomFilter} against Guava's {@code com.google.common.hash.BloomFilter} and Apache Commons
+ * Collections' {@code SimpleBloomFilter} (the filters a Java user would otherwise pick), on the same 32-byte keys, at
+ * 10^6 and 10^7 expected elements and p = 1%, in one run. Commons' filter has the shape {@code Shape.fromNP(n, 0.01)}
+ * (the same {@code m} and {@code k} as Guava's) and gets its keys through {@link CommonsBloom#hasher}: MurmurHash3
+ * x64_128 into an {@code EnhancedDoubleHasher}; {@code put} is {@code merge(hasher)}, {@code mightContain} is
+ * {@code contains(hasher)}.
  *
  * <ul>
  *   <li>{@code *MightContain}: both filters hold the same {@code elements} keys; the probes cycle through 2^16 keys,
  *       half of them members, half never put, in a fixed shuffled order, so the bit array is read at random (the
  *       10^7 filter is 12 MB, beyond the caches).</li>
  *   <li>{@code *Put}: puts fresh keys (a counter written into a 32-byte buffer) into a filter emptied before each
- *       iteration (ours by {@code clear()}, Guava's by creating a new one, since it has no clear).</li>
+ *       iteration (ours and Commons' by {@code clear()}, Guava's by creating a new one, since it has no clear).</li>
  * </ul>
- * Run with {@code -prof gc} to see the allocation per operation: {@code gc.alloc.rate.norm} is 0 B/op for ours.
+ * Run with {@code -prof gc} to see the allocation per operation: {@code gc.alloc.rate.norm} is 0 B/op for ours. The
+ * setup checks that the Commons filter holds every key put and has about the rate it was built for
+ * ({@link CommonsBloom#requireWorking}), so a misuse of its API cannot pass for speed.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -47,6 +55,7 @@ public class BloomFilterBenchmark {
 
     private BloomFilter<byte[]> ours;
     private com.google.common.hash.BloomFilter<byte[]> guava;
+    private SimpleBloomFilter commons;
     private byte[][] probes;
     private int probe;
 
@@ -66,12 +75,17 @@ public class BloomFilterBenchmark {
     public void fill() {
         ours = BloomFilter.create(KeyEncoder.bytes(), elements, FALSE_POSITIVE_RATE);
         guava = com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), elements, FALSE_POSITIVE_RATE);
+        commons = new SimpleBloomFilter(commonsShape(elements));
         byte[] buffer = new byte[KEY_BYTES];
         for (long i = 0; i < elements; i++) {
             key(i, buffer);
             ours.put(buffer);
             guava.put(buffer);
+            commons.merge(CommonsBloom.hasher(buffer));
         }
+        CommonsBloom.requireWorking("Commons SimpleBloomFilter " + commons.getShape(),
+                key -> commons.contains(CommonsBloom.hasher(key)), BloomFilterBenchmark::key, elements,
+                2 * elements, 100_000, FALSE_POSITIVE_RATE);
         probes = new byte[PROBE_MASK + 1][];
         java.util.SplittableRandom random = new java.util.SplittableRandom(1);
         for (int p = 0; p < probes.length; p++) {
@@ -88,6 +102,16 @@ public class BloomFilterBenchmark {
     @Benchmark
     public boolean guavaMightContain() {
         return guava.mightContain(probes[probe++ & PROBE_MASK]);
+    }
+
+    @Benchmark
+    public boolean commonsMightContain() {
+        return commons.contains(CommonsBloom.hasher(probes[probe++ & PROBE_MASK]));
+    }
+
+    /** Commons' shape for {@code elements} at 1%; its factory takes an {@code int}. */
+    static Shape commonsShape(long elements) {
+        return Shape.fromNP(Math.toIntExact(elements), FALSE_POSITIVE_RATE);
     }
 
     /** Parameters shared by the put states; JMH injects the enclosing benchmark's {@code elements}. */
@@ -125,6 +149,20 @@ public class BloomFilterBenchmark {
         }
     }
 
+    /** Commons' filter for the put benchmark, emptied with {@code clear()} before each iteration. */
+    @State(Scope.Thread)
+    public static class CommonsPut extends PutState {
+        SimpleBloomFilter filter;
+
+        @Setup(Level.Iteration)
+        public void empty(BloomFilterBenchmark benchmark) {
+            if (filter == null) {
+                filter = new SimpleBloomFilter(commonsShape(benchmark.elements));
+            }
+            filter.clear();
+        }
+    }
+
     @Benchmark
     public boolean chainfilterPut(OursPut state) {
         return state.filter.put(key(state.counter++, state.freshKey));
@@ -133,5 +171,10 @@ public class BloomFilterBenchmark {
     @Benchmark
     public boolean guavaPut(GuavaPut state) {
         return state.filter.put(key(state.counter++, state.freshKey));
+    }
+
+    @Benchmark
+    public boolean commonsPut(CommonsPut state) {
+        return state.filter.merge(CommonsBloom.hasher(key(state.counter++, state.freshKey)));
     }
 }
