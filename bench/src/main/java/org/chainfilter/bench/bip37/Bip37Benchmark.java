@@ -33,7 +33,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@code *Insert} / {@code *Contains}: 32-byte keys cycling through 4,096 prepared ones (half inserted at
- *       setup, half not).</li>
+ *       setup, half not, alternating).</li>
+ *   <li>{@code *ContainsMember} / {@code *ContainsNonMember}: contains of the inserted keys only, of the others only;
+ *       a member pays every probe, a non-member mostly the first one alone, a serial hash whose cost is its
+ *       latency.</li>
  *   <li>{@code *MatchBlock}: IsRelevantAndUpdate / applyAndUpdate(Transaction) over every transaction of the largest
  *       block in the published BIP37 vectors (block 13b8a, 9 transactions, Core's getBlock13b8a()), with a filter
  *       holding pushes of three of its transactions, so some match and update.</li>
@@ -98,6 +101,18 @@ public class Bip37Benchmark {
         return keys[next++ & KEY_MASK];
     }
 
+    /** The next inserted key (the even ones). */
+    private byte[] nextMember() {
+        next += 2;
+        return keys[next & KEY_MASK & ~1];
+    }
+
+    /** The next key that was not inserted (the odd ones). */
+    private byte[] nextNonMember() {
+        next += 2;
+        return keys[(next & KEY_MASK) | 1];
+    }
+
     @Benchmark
     public void chainfilterInsert() {
         ours.insert(nextKey());
@@ -116,6 +131,26 @@ public class Bip37Benchmark {
     @Benchmark
     public boolean bitcoinjContains() {
         return bitcoinj.contains(nextKey());
+    }
+
+    @Benchmark
+    public boolean chainfilterContainsMember() {
+        return ours.contains(nextMember());
+    }
+
+    @Benchmark
+    public boolean bitcoinjContainsMember() {
+        return bitcoinj.contains(nextMember());
+    }
+
+    @Benchmark
+    public boolean chainfilterContainsNonMember() {
+        return ours.contains(nextNonMember());
+    }
+
+    @Benchmark
+    public boolean bitcoinjContainsNonMember() {
+        return bitcoinj.contains(nextNonMember());
     }
 
     @Benchmark
