@@ -15,9 +15,9 @@ import org.chainfilter.common.hash.Murmur3;
  *   <li>MurmurHash3 mixes each 4-byte block as {@code k = rotl(b · c1, 15) · c2} before the seed enters, so the mixed
  *       blocks of an item are computed once ({@link #load}) and only the seed-dependent chain
  *       {@code h = rotl(h ^ k, 13) · 5 + 0xe6546b64} and the finaliser run per hash function.</li>
- *   <li>Eight seeds (nine when that leaves no lone seed for nHashFuncs 9) walk the chain side by side, so the
- *       processor overlaps their latencies; the seeds that still run alone take a step one operation shallower
- *       ({@link #loneStep}).</li>
+ *   <li>Eight seeds walk the chain side by side, so the processor overlaps their latencies; nine in the first walk
+ *       when nHashFuncs mod 8 is 1 to 4, so that one seed of the odd group need not run alone. Seeds that still run
+ *       alone take a step one operation shallower ({@link #loneStep}).</li>
  *   <li>The unsigned remainder by m (Core's plain modulo) uses Lemire's precomputed reciprocal
  *       {@code M = ⌊(2^64 − 1) / m⌋ + 1}, {@code a mod m = ⌊((M · a) mod 2^64) · m / 2^64⌋}, exact for 32-bit a and m
  *       (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019); the walks cut the fraction to 32
