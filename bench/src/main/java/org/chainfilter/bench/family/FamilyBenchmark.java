@@ -3,6 +3,13 @@ package org.chainfilter.bench.family;
 import com.google.common.hash.Funnels;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.commons.collections4.bloomfilter.ArrayCountingBloomFilter;
+import org.apache.commons.collections4.bloomfilter.CellExtractor;
+import org.apache.commons.collections4.bloomfilter.LayerManager;
+import org.apache.commons.collections4.bloomfilter.LayeredBloomFilter;
+import org.apache.commons.collections4.bloomfilter.Shape;
+import org.apache.commons.collections4.bloomfilter.SimpleBloomFilter;
+import org.chainfilter.bench.core.CommonsBloom;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.chainfilter.common.filter.BlockedBloomFilter;
@@ -12,6 +19,7 @@ import org.chainfilter.common.filter.CountingBloomFilter;
 import org.chainfilter.common.filter.CuckooFilter;
 import org.chainfilter.common.filter.MembershipFilter;
 import org.chainfilter.common.filter.RemovableFilter;
+import org.chainfilter.common.filter.ScalableBloomFilter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,14 +36,37 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The filter family's {@code mightContain} and {@code put} at 10^7 items and p = 1% on 32-byte keys, side by side with
- * Guava's {@code BloomFilter} and with the one-cache-miss floor: one read of a random word of a {@code long[]} as
- * large as the blocked filter (index from an xorshift generator, no hashing), which no filter that must touch its
- * memory once can beat. Half the probes are members, half are not. Each kind runs in its own fork, so every call site
- * sees one implementation.
+ * Guava's {@code BloomFilter}, Apache Commons Collections' Bloom filters (4.5) and the one-cache-miss floor: one read
+ * of a random word of a {@code long[]} as large as the blocked filter (index from an xorshift generator, no hashing),
+ * which no filter that must touch its memory once can beat. Half the probes are members, half are not. Each kind runs
+ * in its own fork, so every call site sees one implementation.
  *
  * <p>{@code put} puts fresh keys (the filter keeps filling past 10^7 during the run, which does not change the work per
  * call); for the cuckoo and counting filters one operation is a put and the remove of the same key, which keeps the
  * table at its load (a cuckoo filter would otherwise fill up).
+ *
+ * <p>The Commons kinds take keys through {@link CommonsBloom#hasher} (MurmurHash3 x64_128 into an
+ * {@code EnhancedDoubleHasher}), hashed anew for every call as our filters hash the key in every call:
+ * <ul>
+ *   <li>{@code commons-simple}: {@code SimpleBloomFilter} on {@code Shape.fromNP(10^7, 0.01)}, beside
+ *       {@code classic} and {@code blocked}; {@code put} is {@code merge}.</li>
+ *   <li>{@code commons-counting}: {@code ArrayCountingBloomFilter} (a 32-bit count per cell) on the same shape, beside
+ *       {@code counting}; {@code put} is {@code add} and {@code subtract} of the key's cells
+ *       ({@code CellExtractor.from(hasher.indices(shape))}). Its {@code merge(Hasher)} and {@code remove(Hasher)} are
+ *       not usable at this size: they make the indices unique through a {@code java.util.BitSet} spanning the largest
+ *       index and scan it from bit 0, milliseconds per call at {@code m} = 96 million bits.</li>
+ *   <li>{@code commons-layered}: {@code LayeredBloomFilter} of {@code SimpleBloomFilter} layers sized for
+ *       {@link #LAYER_ELEMENTS} items each, a new layer after every {@link #LAYER_ELEMENTS} merges
+ *       ({@code ExtendCheck.advanceOnCount}, no cleanup), each layer at the rate that keeps ten layers' compound
+ *       rate at 1%; queried with its own {@code contains(Hasher)}, which builds a filter of the layer's full size
+ *       for the key and compares it with every layer, bit map by bit map. {@code commons-layered-per-layer} is the
+ *       same filter asked layer by layer ({@code processBloomFilters} with each layer's {@code contains(Hasher)}),
+ *       the cheaper way the same public API allows. Both sit beside {@code scalable}: our
+ *       {@link ScalableBloomFilter} whose first stage holds {@link #LAYER_ELEMENTS} items (stages of 1, 2, 4 and 8
+ *       million at 10^7), whose {@code put} asks every stage first. Both grow during the put benchmark.</li>
+ * </ul>
+ * The setup checks every Commons filter with {@link CommonsBloom#requireWorking} (every key put is found, the rate
+ * on keys never put is near 1%), so a misuse of its API cannot pass for speed.
  *
  * <p>Run (one command; about 5 minutes on 2 free cores):
  * <pre>
@@ -51,8 +82,12 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FamilyBenchmark {
     static final long ELEMENTS = 10_000_000;
     static final double RATE = 0.01;
+    /** Keys from here on are never put nor probed; the setup's rate check uses them. */
+    static final long ABSENT_CHECK_FROM = 1L << 45;
     /** Keys per {@link #mightContainBatch} operation. */
     static final int BATCH = 64;
+    /** Items per Commons layer, and in the first stage of our scalable filter: ten layers at 10^7. */
+    static final int LAYER_ELEMENTS = 1_000_000;
 
     /** Tests {@link #BATCH} pool keys from {@code from} into {@code results}; returns how many may be members. */
     interface BatchQuery {
@@ -62,12 +97,16 @@ public class FamilyBenchmark {
     /** One filter kind, filled with keys 0 .. 10^7-1, seen through two predicates (query, and put or put+remove). */
     @State(Scope.Benchmark)
     public static class Filter {
-        @Param({"blocked", "classic", "concurrent", "cuckoo", "counting", "guava"})
+        @Param({"blocked", "classic", "concurrent", "cuckoo", "counting", "scalable", "guava", "commons-simple",
+                "commons-counting", "commons-layered", "commons-layered-per-layer"})
         String kind;
 
         Predicate<byte[]> mightContain;
         Predicate<byte[]> put;
-        /** Tests {@link #BATCH} keys from a pool offset: the kind's {@code batchReader()}; for Guava, one call per key. */
+        /**
+         * Tests {@link #BATCH} keys from a pool offset: the kind's {@code batchReader()}; for Guava and Commons, one
+         * call per key.
+         */
         BatchQuery batch;
 
         @Setup(Level.Trial)
@@ -76,16 +115,11 @@ public class FamilyBenchmark {
                 com.google.common.hash.BloomFilter<byte[]> guava =
                         com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), ELEMENTS, RATE);
                 fill(guava::put);
-                mightContain = guava::mightContain;
-                put = guava::put;
-                batch = (keys, from, results) -> {
-                    int maybe = 0;
-                    for (int i = 0; i < BATCH; i++) {
-                        results[i] = guava.mightContain(keys[from + i]);
-                        maybe += results[i] ? 1 : 0;
-                    }
-                    return maybe;
-                };
+                useLibrary(guava::mightContain, guava::put);
+                return;
+            }
+            if (kind.startsWith("commons-")) {
+                buildCommons();
                 return;
             }
             MembershipFilter<byte[]> filter = create(kind);
@@ -114,9 +148,110 @@ public class FamilyBenchmark {
                     return CuckooFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
                 case "counting":
                     return CountingBloomFilter.create(KeyEncoder.bytes(), ELEMENTS, RATE);
+                case "scalable":
+                    return ScalableBloomFilter.create(KeyEncoder.bytes(), LAYER_ELEMENTS, RATE);
                 default:
                     throw new IllegalArgumentException("unknown kind " + kind);
             }
+        }
+
+        /** A library filter, already filled: queried one key per call, also in batches. */
+        private void useLibrary(Predicate<byte[]> query, Predicate<byte[]> benchmarkPut) {
+            mightContain = query;
+            put = benchmarkPut;
+            batch = (keys, from, results) -> {
+                int maybe = 0;
+                for (int i = 0; i < BATCH; i++) {
+                    results[i] = query.test(keys[from + i]);
+                    maybe += results[i] ? 1 : 0;
+                }
+                return maybe;
+            };
+        }
+
+        private void buildCommons() {
+            Shape shape = Shape.fromNP((int) ELEMENTS, RATE);
+            switch (kind) {
+                case "commons-simple": {
+                    SimpleBloomFilter simple = new SimpleBloomFilter(shape);
+                    Predicate<byte[]> merge = key -> simple.merge(CommonsBloom.hasher(key));
+                    fill(merge);
+                    useLibrary(key -> simple.contains(CommonsBloom.hasher(key)), merge);
+                    requireWorking(ELEMENTS);
+                    return;
+                }
+                case "commons-counting": {
+                    // add/subtract of the hasher's cells, not merge/remove(Hasher): those first make the indices
+                    // unique through a java.util.BitSet as long as the largest index and walk it from bit 0, so at
+                    // this shape each call allocates and scans up to 12 MB (filling 10^7 keys would take hours).
+                    ArrayCountingBloomFilter counting = new ArrayCountingBloomFilter(shape);
+                    Predicate<byte[]> add = key -> counting.add(cells(key, shape));
+                    fill(add);
+                    useLibrary(key -> counting.contains(CommonsBloom.hasher(key)),
+                            key -> add.test(key) & counting.subtract(cells(key, shape)));
+                    requireWorking(ELEMENTS);
+                    return;
+                }
+                case "commons-layered":
+                case "commons-layered-per-layer": {
+                    LayeredBloomFilter<SimpleBloomFilter> layered = layered();
+                    Predicate<byte[]> merge = key -> layered.merge(CommonsBloom.hasher(key));
+                    fill(merge);
+                    Predicate<byte[]> perLayer = key -> {
+                        org.apache.commons.collections4.bloomfilter.Hasher hasher = CommonsBloom.hasher(key);
+                        return !layered.processBloomFilters(layer -> !layer.contains(hasher));
+                    };
+                    if (kind.equals("commons-layered-per-layer")) {
+                        useLibrary(perLayer, merge);
+                        requireWorking(ELEMENTS);
+                        return;
+                    }
+                    useLibrary(key -> layered.contains(CommonsBloom.hasher(key)), merge);
+                    // contains(Hasher) takes about a millisecond here, too slow to ask for all 10^7 members: a
+                    // sample of members, and for keys never put the answers of the per-layer query (which the
+                    // commons-layered-per-layer kind checks on every member).
+                    requireWorking(2_000);
+                    byte[] key = new byte[32];
+                    for (long i = ABSENT_CHECK_FROM; i < ABSENT_CHECK_FROM + 2_000; i++) {
+                        ProbeKeys.fill(key, i);
+                        if (mightContain.test(key) != perLayer.test(key)) {
+                            throw new IllegalStateException(
+                                    "LayeredBloomFilter.contains(Hasher) and its layers disagree on key " + i);
+                        }
+                    }
+                    return;
+                }
+                default:
+                    throw new IllegalArgumentException("unknown kind " + kind);
+            }
+        }
+
+        /**
+         * The key's cells for Commons' counting filter: its {@code k} indices, one count each, a repeated index
+         * counted as often as it comes ({@code CellExtractor.from}), so {@code subtract} undoes {@code add} exactly.
+         */
+        private static CellExtractor cells(byte[] key, Shape shape) {
+            return CellExtractor.from(CommonsBloom.hasher(key).indices(shape));
+        }
+
+        /**
+         * Commons' layered filter: {@code SimpleBloomFilter} layers for {@link #LAYER_ELEMENTS} items, a new one every
+         * {@link #LAYER_ELEMENTS} merges, each at {@code 1 - (1 - p)^(1/10)} so ten layers stay within {@code p}.
+         */
+        private static LayeredBloomFilter<SimpleBloomFilter> layered() {
+            Shape layerShape = Shape.fromNP(LAYER_ELEMENTS, 1 - Math.pow(1 - RATE, 1.0 / (ELEMENTS / LAYER_ELEMENTS)));
+            LayerManager<SimpleBloomFilter> layers = LayerManager.<SimpleBloomFilter>builder()
+                    .setSupplier(() -> new SimpleBloomFilter(layerShape))
+                    .setExtendCheck(LayerManager.ExtendCheck.advanceOnCount(LAYER_ELEMENTS))
+                    .setCleanup(LayerManager.Cleanup.noCleanup())
+                    .get();
+            return new LayeredBloomFilter<>(layerShape, layers);
+        }
+
+        /** The Commons filter holds keys {@code 0 .. members-1} and has about the rate it was built for. */
+        private void requireWorking(long members) {
+            CommonsBloom.requireWorking("Commons " + kind, mightContain, (i, key) -> ProbeKeys.fill(key, i), members,
+                    ABSENT_CHECK_FROM, members < ELEMENTS ? 2_000 : 100_000, RATE);
         }
 
         private static void fill(Predicate<byte[]> put) {
@@ -178,6 +313,28 @@ public class FamilyBenchmark {
     @Benchmark
     public boolean put(Filter filter, FreshKeys keys) {
         return filter.put.test(keys.next());
+    }
+
+    /**
+     * Commons' counting filter of the {@code commons-counting} shape, empty: the cost of the API's own
+     * {@code merge(Hasher)} and {@code remove(Hasher)}, which the {@code commons-counting} kind avoids. It does not
+     * depend on the fill: the {@code BitSet} that makes the indices unique spans the largest of them.
+     */
+    @State(Scope.Thread)
+    public static class CommonsCountingByHasher {
+        ArrayCountingBloomFilter filter;
+
+        @Setup(Level.Trial)
+        public void build() {
+            filter = new ArrayCountingBloomFilter(Shape.fromNP((int) ELEMENTS, RATE));
+        }
+    }
+
+    /** {@code merge(Hasher)} then {@code remove(Hasher)} of one fresh key on Commons' counting filter. */
+    @Benchmark
+    public boolean commonsCountingMergeRemoveByHasher(CommonsCountingByHasher state, FreshKeys keys) {
+        byte[] key = keys.next();
+        return state.filter.merge(CommonsBloom.hasher(key)) & state.filter.remove(CommonsBloom.hasher(key));
     }
 
     /** One random read of a {@code long[]} the size of the blocked filter: the one-cache-miss floor. */

@@ -29,7 +29,7 @@ import org.chainfilter.common.filter.MembershipFilter;
  *   mvn -B -q -pl bench -am package -DskipTests
  *   java -Xmx4g -cp bench/target/benchmarks.jar org.chainfilter.bench.family.InterleavedCpuTimeRun KIND [rounds]
  * </pre>
- * with KIND one of blocked, classic, concurrent, cuckoo, counting.
+ * with KIND one of blocked, classic, concurrent, cuckoo, counting, scalable.
  */
 public final class InterleavedCpuTimeRun {
     private static final int WARMUP_ROUNDS = 5;
