@@ -68,7 +68,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The setup checks every Commons filter with {@link CommonsBloom#requireWorking} (every key put is found, the rate
  * on keys never put is near 1%), so a misuse of its API cannot pass for speed.
  *
- * <p>Run (one command; about 5 minutes on 2 free cores):
+ * <p>Run (one command; about 25 minutes on 2 free cores for every kind, each fork about 45 s; choose kinds with
+ * {@code -p kind=...}):
  * <pre>
  *   mvn -B -q -pl bench -am package -DskipTests
  *   java -jar bench/target/benchmarks.jar 'family.FamilyBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 1s -prof gc
