@@ -35,6 +35,21 @@ class EnhancedDoubleHashingTest {
         assertArrayEquals(new long[] {0, 5, 1, 9, 0}, positions(0, Long.MIN_VALUE, 5, 10));
     }
 
+    /** The branch-free step at its edges: sums just below, at and just above m, and the largest m (2^62). */
+    @Test
+    void addModBelowWrapsExactlyOnceAtTheEdges() {
+        for (long m : new long[] {1, 2, 3, 64, 1000, (1L << 33) + 7, 1L << 62}) {
+            long[][] pairs = {{0, 0}, {0, m - 1}, {m - 1, 0}, {m - 1, m - 1}, {m / 2, m - m / 2 - 1},
+                {m / 2, m - m / 2}, {1 % m, m - 1}};
+            for (long[] pair : pairs) {
+                long expected = BigInteger.valueOf(pair[0]).add(BigInteger.valueOf(pair[1]))
+                        .mod(BigInteger.valueOf(m)).longValueExact();
+                assertEquals(expected, EnhancedDoubleHashing.addModBelow(pair[0], pair[1], m),
+                        pair[0] + " + " + pair[1] + " mod " + m);
+            }
+        }
+    }
+
     /** The incremental sequence equals the closed form g_i = x + i y + (i^3 - i)/6 (mod m), in exact arithmetic. */
     @Test
     void matchesTheClosedFormInExactArithmetic() {
