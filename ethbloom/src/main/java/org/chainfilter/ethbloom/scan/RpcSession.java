@@ -200,8 +200,7 @@ final class RpcSession {
                 }
                 if (++batchTimeouts >= timeoutsBeforeSmaller()) {
                     headerBatchSize = Math.max(1, numbers.size() / 2);
-                    batchHalved(numbers.size(), headerBatchSize, timedOut
-                            + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""));
+                    batchHalved(numbers.size(), headerBatchSize, asMadeSmaller(timedOut));
                     batchTimeouts = 0;
                     attempts.succeeded();
                 } else {
@@ -336,7 +335,7 @@ final class RpcSession {
                         String timedOut = noAnswer(outcome.problem);
                         if (outcome.status == Status.TIMED_OUT && splittable
                                 && timeouts.merge(range, 1, Integer::sum) >= timeoutsBeforeSmaller()) {
-                            split(range, timedOut + (timeoutsBeforeSmaller() == 2 ? ", twice" : ""), pending);
+                            split(range, asMadeSmaller(timedOut), pending);
                             refused = true;
                         } else if (outcome.status == Status.BATCH_TIMED_OUT && timeoutsBeforeSmaller() == 1) {
                             // No retry allowed: the calls go alone at once, as a halving costs no attempt.
@@ -377,6 +376,11 @@ final class RpcSession {
      */
     private int timeoutsBeforeSmaller() {
         return Math.min(2, retryPolicy.maxAttempts());
+    }
+
+    /** What is said of a timeout that made a range or a batch smaller: ", twice" when it took two. */
+    private String asMadeSmaller(String timedOut) {
+        return timeoutsBeforeSmaller() == 2 ? timedOut + ", twice" : timedOut;
     }
 
     /** {@code eth_getBlockByNumber(number, false)}: the header, without transactions. */
