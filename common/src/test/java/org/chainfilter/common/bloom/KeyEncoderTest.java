@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 import org.chainfilter.common.hash.Murmur3;
+import org.chainfilter.common.hash.Xxh3;
 import org.junit.jupiter.api.Test;
 
 class KeyEncoderTest {
@@ -32,6 +33,27 @@ class KeyEncoderTest {
                 hash(KeyEncoder.<String>viaBytes(s -> s.getBytes(StandardCharsets.UTF_8)), "key", 3)[0]);
     }
 
+    /** hash64 of a built-in is XXH3-64 of the same canonical bytes hash128 reads. */
+    @Test
+    void builtInsHash64TheirCanonicalBytesWithXxh3() {
+        byte[] bytes = {(byte) 0xff, 0x00, (byte) 0x80, 0x7f};
+        assertEquals(Xxh3.hash64(bytes), KeyEncoder.bytes().hash64(bytes));
+        byte[] le = {8, 7, 6, 5, 4, 3, 2, 1};
+        assertEquals(Xxh3.hash64(le), KeyEncoder.longs().hash64(0x0102030405060708L));
+        assertEquals(Xxh3.hash64("héllo".getBytes(StandardCharsets.UTF_16LE)),
+                KeyEncoder.chars().hash64(new StringBuilder("héllo")));
+        assertEquals(Xxh3.hash64("key".getBytes(StandardCharsets.UTF_8)),
+                KeyEncoder.<String>viaBytes(s -> s.getBytes(StandardCharsets.UTF_8)).hash64("key"));
+    }
+
+    /** An encoder that defines only hash128 answers its first half under seed 0 for hash64. */
+    @Test
+    void aCustomEncoderHash64IsItsFirstHalf() {
+        KeyEncoder<String> custom = (key, seed, result) -> Murmur3.x64_128(seed, key.getBytes(StandardCharsets.UTF_8),
+                result);
+        assertEquals(Murmur3.x64_128(0, "abc".getBytes(StandardCharsets.UTF_8))[0], custom.hash64("abc"));
+    }
+
     @Test
     void builtInsHaveReadableNames() {
         assertEquals("KeyEncoder.bytes()", KeyEncoder.bytes().toString());
@@ -50,5 +72,12 @@ class KeyEncoderTest {
                 () -> hash(KeyEncoder.chars(), (CharSequence) null, 0)).getMessage());
         KeyEncoder<String> utf8 = KeyEncoder.viaBytes(s -> s.getBytes(StandardCharsets.UTF_8));
         assertEquals(message, assertThrows(NullPointerException.class, () -> hash(utf8, (String) null, 0)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> KeyEncoder.bytes().hash64(null)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> KeyEncoder.longs().hash64(null)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class,
+                () -> KeyEncoder.chars().hash64(null)).getMessage());
+        assertEquals(message, assertThrows(NullPointerException.class, () -> utf8.hash64(null)).getMessage());
     }
 }
