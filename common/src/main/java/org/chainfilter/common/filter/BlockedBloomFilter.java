@@ -9,34 +9,43 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import org.chainfilter.common.bloom.KeyEncoder;
-import org.chainfilter.common.hash.Hash128Function;
 
 /**
- * A blocked ("cache-local") Bloom filter: the item's first hash half picks one 512-bit block (8 words, 64 bytes) and
- * all {@code k} probes fall inside it, so a lookup touches one block of memory instead of {@code k} scattered words
- * (Putze, Sanders and Singler, "Cache-, hash- and space-efficient Bloom filters", WEA 2007; RocksDB's
- * {@code FastLocalBloomImpl} is the same idea).
+ * A blocked ("cache-local") Bloom filter: the item's hash picks one 512-bit block (8 words, 64 bytes) and all {@code k}
+ * probes fall inside it, so a lookup touches one block of memory instead of {@code k} scattered words (Putze, Sanders
+ * and Singler, "Cache-, hash- and space-efficient Bloom filters", WEA 2007; RocksDB's {@code FastLocalBloomImpl} is the
+ * same idea). Inside the block, probe {@code i} sets or tests one bit of word {@code i mod 8}, so the block is eight
+ * 64-bit sectors; with the usual {@code k = 8} an item puts one bit in each (the split-block layout of Impala's and
+ * Parquet's filters, on 64-bit words).
  *
- * <p>Positions, from the 128-bit MurmurHash3 x64_128 hash {@code (h1, h2)} of the key under seed 0:
+ * <p>Positions, from the key's 64-bit hash {@code h = }{@link KeyEncoder#hash64} (XXH3-64 for the built-in encoders),
+ * with {@code G = 0x9e3779b97f4a7c15} (odd: multiplying by it is a bijection whose top bits depend on all bits below):
  * <pre>
- *   block   = floor((h1 >>> 32) * blockCount / 2^32)          (Lemire's multiply-shift reduction on h1's top half)
- *   probe i = bits [9i, 9i + 9) of h2                        (i = 0 .. min(k, 7) - 1)
- *   probe i = top 9 bits of x_i, x_6 = h1, x_i = x_{i-1} * 0x9e3779b97f4a7c15 mod 2^64   (i = 7 .. k - 1)
+ *   block   = floor((h >>> 32) * blockCount / 2^32)            (Lemire's multiply-shift reduction on h's top half)
+ *   x       = h * G mod 2^64
+ *   probe i = word i mod 8 of the block, bit: bits [58 - 6i, 64 - 6i) of x      (i = 0 .. min(k, 10) - 1)
+ *             top 6 bits of x_i, x_9 = x, x_i = x_{i-1} * G mod 2^64              (i = 10 .. k - 1)
  * </pre>
- * The first seven probes are disjoint bit fields of {@code h2}, so they cost a shift each and no probe waits for
- * another: the lookup issues all its reads as soon as the hash is known, which is what lets the processor overlap the
- * cache misses of consecutive lookups (a chain of dependent multiplications, as RocksDB uses, measured about 40%
- * slower at 10^7 items here). Beyond seven probes, multiplying by the odd golden-ratio constant, a bijection whose top
- * bits depend on all bits below them, gives a fresh uniform bit number per step. Probes are drawn with replacement, as
- * {@link BlockedBloomMath}'s formula assumes; bit {@code b} of a block is bit {@code b mod 64} of its word
- * {@code b / 64}.
+ * The probes come from the top of {@code x}, whose bits depend on all of {@code h}, so items in one block (which share
+ * most of {@code h}'s top bits) still draw independent probes.
+ * A lookup knows the eight addresses it reads from the block number alone: it issues the block's loads at fixed
+ * offsets and only then shifts each word by its probe's bit number, with no early exit and no address that waits for
+ * a probe. A probe anywhere in the block (the layout before, and RocksDB's) first computes which word to read, a
+ * dependent address per probe; measured at 10^7 items, single lookups at fixed offsets ran about 1.3 times as fast
+ * ({@code FamilyBenchmark}). Beyond ten probes, multiplying by the odd golden-ratio constant, a bijection whose top bits
+ * depend on all bits below them, gives a fresh uniform bit number per step. The probes of one word are drawn with
+ * replacement, as {@link BlockedBloomMath}'s formula assumes; bit {@code b} of word {@code j} is bit {@code b} of the
+ * 64-bit value.
  *
- * <p>Sizing and {@code k} follow {@link BlockedBloomMath} (the Poisson-averaged rate), not the classic formula: for
- * 1% the filter uses about 9.9 bits per item and {@code k = 6}, where a classic filter uses 9.59 and {@code k = 7}.
+ * <p>Sizing and {@code k} follow {@link BlockedBloomMath}: for 1% the filter uses about 10.1 bits per item and
+ * {@code k = 8}, where a classic filter uses 9.59 and {@code k = 7}.
  *
- * <p>The Java array starts 16 bytes after its object header, so a logical block is 64 bytes but not always aligned to
- * one cache line; it then spans two adjacent lines, which the hardware's adjacent-line prefetcher usually fetches
- * together.
+ * <p>The words start {@value #PAD_WORDS} words into the array, so that every block starts on a 64-byte cache line when
+ * the array's data starts 16 bytes past a line boundary: HotSpot puts a {@code long[]}'s data 16 bytes after the
+ * object's start, and G1 starts an array of half a region or more (a filter larger than the caches) at a region
+ * boundary. A block then takes one cache miss, not two: single lookups at 10^7 items ran about 1.3 times as fast
+ * aligned ({@code FamilyBenchmark}). Where the array lies elsewhere (a small filter, another collector) a block may
+ * span two lines; the answers are the same.
  *
  * <p>{@link #put} and {@link #mightContain} allocate nothing for the built-in key encoders. Not thread-safe: use
  * {@link ConcurrentBloomFilter} for concurrent writers.
@@ -46,20 +55,21 @@ import org.chainfilter.common.hash.Hash128Function;
 public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     static final String KIND = "blocked Bloom filter";
     private static final long GOLDEN = 0x9e3779b97f4a7c15L;
-    private static final int WORDS_PER_BLOCK = 8;
-    /** log2 of the 512 bits of a block: the width of one probe. */
-    private static final int BITS_PER_PROBE = 9;
-    /** How many probes h2's 64 bits hold as disjoint 9-bit fields. */
+    private static final int WORDS_PER_BLOCK = BlockedBloomMath.WORDS_PER_BLOCK;
+    /** log2 of a word's 64 bits: the width of one probe. */
+    private static final int BITS_PER_PROBE = 6;
+    /** How many probes x's 64 bits hold as disjoint 6-bit fields. */
     private static final int FIELD_PROBES = 64 / BITS_PER_PROBE;
+    /** Unused words before the first block, so blocks start on cache lines (see the class comment). */
+    static final int PAD_WORDS = 6;
     /** The most blocks one {@code long[]} holds. */
-    public static final int MAX_BLOCKS = (Integer.MAX_VALUE - 8) / WORDS_PER_BLOCK;
+    public static final int MAX_BLOCKS = (Integer.MAX_VALUE - 8 - PAD_WORDS) / WORDS_PER_BLOCK;
 
     private final KeyEncoder<? super T> encoder;
     private final int blockCount;
     private final int hashFunctionCount;
+    /** {@link #PAD_WORDS} zero words, then the blocks. */
     private final long[] words;
-    private final Hash128Function putHash = this::putHash;
-    private final Hash128Function containsHash = this::containsHash;
 
     private BlockedBloomFilter(KeyEncoder<? super T> encoder, int blockCount, int hashFunctionCount, long[] words) {
         this.encoder = encoder;
@@ -99,7 +109,8 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         Objects.requireNonNull(encoder, "encoder");
         checkBlockCount(blockCount);
         BlockedBloomMath.checkHashFunctionCount(hashFunctionCount);
-        return new BlockedBloomFilter<>(encoder, blockCount, hashFunctionCount, new long[blockCount * WORDS_PER_BLOCK]);
+        return new BlockedBloomFilter<>(encoder, blockCount, hashFunctionCount,
+                new long[PAD_WORDS + blockCount * WORDS_PER_BLOCK]);
     }
 
     private static void checkBlockCount(long blockCount) {
@@ -112,74 +123,78 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     /** Sets the item's {@code k} bits in its block; returns whether any was clear. No allocation. */
     @Override
     public boolean put(T element) {
-        return encoder.hash128(element, 0, putHash);
+        return putHash(encoder.hash64(element));
     }
 
     /** Whether all {@code k} of the item's bits are set. No allocation. */
     @Override
     public boolean mightContain(T element) {
-        return encoder.hash128(element, 0, containsHash);
+        return containsHash(encoder.hash64(element));
     }
 
-    private boolean putHash(long h1, long h2) {
+    private boolean putHash(long h) {
         long[] w = words;
-        int base = blockOf(h1) * WORDS_PER_BLOCK;
-        long x = h1;
-        long newBits = 0;
+        int base = baseOf(h);
+        long x = h * GOLDEN;
+        if (hashFunctionCount == WORDS_PER_BLOCK) {
+            long newBits = 0;
+            for (int i = 0; i < WORDS_PER_BLOCK; i++) {
+                long mask = 1L << (x >>> (64 - BITS_PER_PROBE * (i + 1)));
+                newBits |= ~w[base + i] & mask;
+                w[base + i] |= mask;
+            }
+            return newBits != 0;
+        }
+        return !probes(base, x, true);
+    }
+
+    private boolean containsHash(long h) {
+        return containsAt(baseOf(h), h);
+    }
+
+    /**
+     * The probes of hash {@code h} in the block whose first word is {@code base}. For {@code k = 8} the eight words are
+     * read at fixed offsets and each shifted by its probe's 6 bits of {@code x} (a {@code long} shift uses the low 6
+     * bits of its count), all ANDed, with no early exit: a data-dependent branch per probe would be mispredicted about
+     * once per absent item, and no read waits for a probe bit.
+     */
+    private boolean containsAt(int base, long h) {
+        long[] w = words;
+        long x = h * GOLDEN;
+        if (hashFunctionCount == WORDS_PER_BLOCK) {
+            long all = (w[base] >>> (x >>> 58)) & (w[base + 1] >>> (x >>> 52)) & (w[base + 2] >>> (x >>> 46))
+                    & (w[base + 3] >>> (x >>> 40)) & (w[base + 4] >>> (x >>> 34)) & (w[base + 5] >>> (x >>> 28))
+                    & (w[base + 6] >>> (x >>> 22)) & (w[base + 7] >>> (x >>> 16));
+            return (all & 1) != 0;
+        }
+        return probes(base, x, false);
+    }
+
+    /**
+     * The general path (k other than 8): whether all the probes' bits of {@code x = h * G} in the block at
+     * {@code base} were set, setting them too when {@code set}. Probe i is word i mod 8, its bit a 6-bit field of
+     * {@code x} from the top for the first ten, then the top 6 bits of a chain of multiplications by G.
+     */
+    private boolean probes(int base, long x, boolean set) {
+        long[] w = words;
+        long all = 1;
+        long chain = x;
         for (int i = 0; i < hashFunctionCount; i++) {
             long bit;
             if (i < FIELD_PROBES) {
-                bit = h2 >>> (BITS_PER_PROBE * i);
+                bit = x >>> (64 - BITS_PER_PROBE * (i + 1));
             } else {
-                x *= GOLDEN;
-                bit = x >>> (64 - BITS_PER_PROBE);
+                chain *= GOLDEN;
+                bit = chain >>> (64 - BITS_PER_PROBE);
             }
-            int word = base + ((int) bit >>> 6 & (WORDS_PER_BLOCK - 1));
-            long mask = 1L << bit;
-            newBits |= ~w[word] & mask;
-            w[word] |= mask;
+            int word = base + (i & (WORDS_PER_BLOCK - 1));
+            long before = w[word];
+            all &= before >>> bit;
+            if (set) {
+                w[word] = before | (1L << bit);
+            }
         }
-        return newBits != 0;
-    }
-
-    private boolean containsHash(long h1, long h2) {
-        return containsAt(blockOf(h1) * WORDS_PER_BLOCK, h1, h2);
-    }
-
-    /** The probes of hash {@code (h1, h2)} in the block whose first word is {@code base}. */
-    private boolean containsAt(int base, long h1, long h2) {
-        long[] w = words;
-        long missing = 0;
-        // Unrolled, with no early exit: every read is known once the hash is, all fall in the one block already being
-        // loaded, and a data-dependent branch per probe would be mispredicted about once per absent item.
-        switch (Math.min(hashFunctionCount, FIELD_PROBES)) {
-            case 7:
-                missing |= missingBit(w, base, h2 >>> 54);
-                // fall through
-            case 6:
-                missing |= missingBit(w, base, h2 >>> 45);
-                // fall through
-            case 5:
-                missing |= missingBit(w, base, h2 >>> 36);
-                // fall through
-            case 4:
-                missing |= missingBit(w, base, h2 >>> 27);
-                // fall through
-            case 3:
-                missing |= missingBit(w, base, h2 >>> 18);
-                // fall through
-            case 2:
-                missing |= missingBit(w, base, h2 >>> 9);
-                // fall through
-            default:
-                missing |= missingBit(w, base, h2);
-        }
-        long x = h1;
-        for (int i = FIELD_PROBES; i < hashFunctionCount; i++) {
-            x *= GOLDEN;
-            missing |= missingBit(w, base, x >>> (64 - BITS_PER_PROBE));
-        }
-        return missing == 0;
+        return (all & 1) != 0;
     }
 
     /**
@@ -204,26 +219,16 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         private static final int GROUP = 16;
 
         private final int[] bases = new int[GROUP];
-        private final long[] firstHalves = new long[GROUP];
-        private final long[] secondHalves = new long[GROUP];
-        private final Hash128Function record = this::record;
-        private int slot;
+        private final long[] hashes = new long[GROUP];
         /** The OR of the words {@link #touchBlocks} read; never used otherwise. */
         private long touchedBits;
-
-        private boolean record(long h1, long h2) {
-            bases[slot] = blockOf(h1) * WORDS_PER_BLOCK;
-            firstHalves[slot] = h1;
-            secondHalves[slot] = h2;
-            return true;
-        }
 
         /**
          * Reads the first and the last word of each of the group's blocks, before any block is probed: a short loop of
          * independent loads, so all the group's misses are in flight at once (the probe loop, about 35 instructions
-         * a key, would hold only a few in the processor's window). A block is 64 bytes but not always aligned to a
-         * cache line (see the class comment), so it may span two lines; both ends are read. The OR is kept in a field
-         * so the loads are not removed as dead code.
+         * a key, would hold only a few in the processor's window). A block is 64 bytes and usually on one cache line,
+         * but not always (see the class comment), so it may span two lines; both ends are read. The OR is kept in a
+         * field so the loads are not removed as dead code.
          */
         private void touchBlocks(int n) {
             long[] w = words;
@@ -241,12 +246,13 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
             for (int done = 0; done < count; done += GROUP) {
                 int n = Math.min(GROUP, count - done);
                 for (int i = 0; i < n; i++) {
-                    slot = i;
-                    encoder.hash128(elements[offset + done + i], 0, record);
+                    long h = encoder.hash64(elements[offset + done + i]);
+                    hashes[i] = h;
+                    bases[i] = baseOf(h);
                 }
                 touchBlocks(n);
                 for (int i = 0; i < n; i++) {
-                    boolean result = containsAt(bases[i], firstHalves[i], secondHalves[i]);
+                    boolean result = containsAt(bases[i], hashes[i]);
                     results[resultOffset + done + i] = result;
                     maybe += result ? 1 : 0;
                 }
@@ -255,51 +261,54 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         }
     }
 
-    /** The block {@code floor((h1 >>> 32) * blockCount / 2^32)}; exact in a long as blockCount < 2^28. */
-    private int blockOf(long h1) {
-        return (int) (((h1 >>> 32) * blockCount) >>> 32);
-    }
-
-    /** The probe's bit if it is clear, else 0; the probe is the low 9 bits of {@code bit} (word, then bit in word). */
-    private static long missingBit(long[] words, int base, long bit) {
-        return ~words[base + ((int) bit >>> 6 & (WORDS_PER_BLOCK - 1))] & (1L << bit);
+    /**
+     * The index of the first word of block {@code floor((h >>> 32) * blockCount / 2^32)}; exact in a long as
+     * blockCount < 2^28.
+     */
+    private int baseOf(long h) {
+        return PAD_WORDS + (int) (((h >>> 32) * blockCount) >>> 32) * WORDS_PER_BLOCK;
     }
 
     /**
-     * The exact rate for the current bits: the mean over blocks of {@code (X_b / 512)^k}, where {@code X_b} is the
-     * number of set bits in block {@code b} (a query lands in a uniform block and its {@code k} probes are uniform in
-     * it).
+     * The exact rate for the current bits: the mean over blocks of {@code Π_j (X_bj / 64)^c_j}, where {@code X_bj} is
+     * the number of set bits in word {@code j} of block {@code b} and {@code c_j} the number of probes that word takes
+     * (a query lands in a uniform block and each of its probes is uniform in its word).
      */
     @Override
     public double expectedFpp() {
         double sum = 0;
         for (int b = 0; b < blockCount; b++) {
-            sum += Math.pow(setBitsInBlock(b) / (double) BlockedBloomMath.BLOCK_BITS, hashFunctionCount);
+            double rate = 1;
+            for (int j = 0; j < WORDS_PER_BLOCK; j++) {
+                rate *= Math.pow(Long.bitCount(words[PAD_WORDS + b * WORDS_PER_BLOCK + j]) / 64.0, probesInWord(j));
+            }
+            sum += rate;
         }
         return sum / blockCount;
     }
 
+    /** How many of the {@code k} probes fall in word {@code j} of a block: {@code ⌊k/8⌋}, plus one for j < k mod 8. */
+    private int probesInWord(int j) {
+        return hashFunctionCount / WORDS_PER_BLOCK + (j < hashFunctionCount % WORDS_PER_BLOCK ? 1 : 0);
+    }
+
     /**
-     * Swamidass–Baldi per block, summed: {@code Σ_b -(512/k) ln(1 - X_b/512)}; a full block counts as if it had one
-     * clear bit (its count is then a lower bound).
+     * Swamidass–Baldi per word, combined and summed: word {@code j} of a block holding {@code n} items has about
+     * {@code 64 (1 - e^{-n c_j / 64})} bits set, so {@code n = -(64 / k) Σ_j ln(1 - X_bj / 64)} over the words that
+     * take probes; a full word counts as if it had one clear bit (the count is then a lower bound).
      */
     @Override
     public long approximateElementCount() {
-        double bitsPerBlock = BlockedBloomMath.BLOCK_BITS;
         double sum = 0;
         for (int b = 0; b < blockCount; b++) {
-            int set = Math.min(setBitsInBlock(b), BlockedBloomMath.BLOCK_BITS - 1);
-            sum += -(bitsPerBlock / hashFunctionCount) * Math.log1p(-set / bitsPerBlock);
+            for (int j = 0; j < WORDS_PER_BLOCK; j++) {
+                if (probesInWord(j) > 0) {
+                    int set = Math.min(Long.bitCount(words[PAD_WORDS + b * WORDS_PER_BLOCK + j]), 63);
+                    sum += Math.log1p(-set / 64.0);
+                }
+            }
         }
-        return Math.round(sum);
-    }
-
-    private int setBitsInBlock(int block) {
-        int set = 0;
-        for (int w = block * WORDS_PER_BLOCK, end = w + WORDS_PER_BLOCK; w < end; w++) {
-            set += Long.bitCount(words[w]);
-        }
-        return set;
+        return Math.round(-64.0 / hashFunctionCount * sum);
     }
 
     /** The a-priori rate after {@code elements} distinct insertions: {@link BlockedBloomMath#falsePositiveRate}. */
@@ -333,8 +342,8 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Writes the binary form: the family header (kind 3, see {@link FamilyBinaryForm}), then {@code k} (1 byte), the
-     * block count (4 bytes) and the {@code 8 * blockCount} words.
+     * Writes the binary form: the family header (kind 3, version 3, see {@link FamilyBinaryForm}), then {@code k}
+     * (1 byte), the block count (4 bytes) and the {@code 8 * blockCount} words of the blocks (not the padding).
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
@@ -342,7 +351,7 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         FamilyBinaryForm.writeHeader(data, FamilyBinaryForm.BLOCKED);
         data.writeByte(hashFunctionCount);
         data.writeInt(blockCount);
-        FamilyBinaryForm.writeWords(data, words);
+        FamilyBinaryForm.writeWords(data, words, PAD_WORDS, words.length - PAD_WORDS);
         data.flush();
     }
 
@@ -368,7 +377,7 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         checkBlockCount(blocks);
         FamilyBinaryForm.checkSize(KIND, FamilyBinaryForm.HEADER_BYTES + 5 + blocks * 64, maxBytes);
         return new BlockedBloomFilter<>(encoder, (int) blocks, k,
-                FamilyBinaryForm.readWords(data, (int) blocks * WORDS_PER_BLOCK));
+                FamilyBinaryForm.readWords(data, PAD_WORDS, (int) blocks * WORDS_PER_BLOCK));
     }
 
     /** Equal when the block count, {@code k}, the key encoder and every bit are equal. */

@@ -24,7 +24,7 @@ import org.chainfilter.common.math.Shape;
  *   magic    4 bytes  "CFFM" (0x4346464d)
  *   kind     1 byte   {@link #COUNTING} 1, {@link #SCALABLE} 2, {@link #BLOCKED} 3, {@link #CONCURRENT} 4, {@link #CUCKOO} 5,
  *                     {@link #GROWABLE_CUCKOO} 6
- *   version  1 byte   {@link #versionOf} the kind: 2 for {@link #BLOCKED} (new probe layout), 1 for the others
+ *   version  1 byte   {@link #versionOf} the kind: 3 for {@link #BLOCKED} (its third probe layout), 1 for the others
  *   then the kind's own fields, documented on its {@code writeTo}; word arrays as 64-bit big-endian words
  * </pre>
  *
@@ -45,10 +45,11 @@ final class FamilyBinaryForm {
     static final int MAGIC = 0x4346464d;
     static final int VERSION = 1;
     /**
-     * The blocked filter's version: 2 since its probes became bit fields of the hash. A version-1 blocked filter put
-     * its bits elsewhere, so reading one with this code would answer false for its members; it is refused instead.
+     * The blocked filter's version: 3 since probe {@code i} sets a bit of the block's word {@code i mod 8} (2: probes
+     * anywhere in the block, from 9-bit fields of the hash; 1: from a chain of multiplications). An older blocked filter
+     * put its bits elsewhere, so reading one with this code would answer false for its members; it is refused instead.
      */
-    static final int BLOCKED_VERSION = 2;
+    static final int BLOCKED_VERSION = 3;
     static final int HEADER_BYTES = 6;
     static final int COUNTING = 1;
     static final int SCALABLE = 2;
@@ -95,8 +96,8 @@ final class FamilyBinaryForm {
         int version = data.readUnsignedByte();
         int expected = versionOf(kind);
         if (version != expected) {
-            String why = kind == BLOCKED && version == 1
-                    ? " (version 1 put its bits elsewhere: rebuild the filter)" : "";
+            String why = kind == BLOCKED && version >= 1 && version < BLOCKED_VERSION
+                    ? " (version " + version + " put its bits elsewhere: rebuild the filter)" : "";
             throw new IllegalArgumentException(kindName + " binary form version is " + version
                     + "; this reader knows version " + expected + why);
         }
@@ -166,8 +167,13 @@ final class FamilyBinaryForm {
     }
 
     static void writeWords(DataOutputStream out, long[] words) throws IOException {
-        for (long word : words) {
-            out.writeLong(word);
+        writeWords(out, words, 0, words.length);
+    }
+
+    /** Writes {@code words[from, from + count)}. */
+    static void writeWords(DataOutputStream out, long[] words, int from, int count) throws IOException {
+        for (int i = from, end = from + count; i < end; i++) {
+            out.writeLong(words[i]);
         }
     }
 
@@ -177,11 +183,17 @@ final class FamilyBinaryForm {
      * than about twice what it actually sent, never the whole declared array first.
      */
     static long[] readWords(DataInputStream in, int count) throws IOException {
+        return readWords(in, 0, count);
+    }
+
+    /** As {@link #readWords(DataInputStream, int)}, into an array that starts with {@code leading} zero words. */
+    static long[] readWords(DataInputStream in, int leading, int count) throws IOException {
         int chunk = 1 << 17;
-        long[] words = new long[Math.min(count, chunk)];
-        for (int i = 0; i < count; i++) {
+        int total = leading + count;
+        long[] words = new long[Math.min(total, leading + chunk)];
+        for (int i = leading; i < total; i++) {
             if (i == words.length) {
-                words = Arrays.copyOf(words, (int) Math.min(count, 2L * words.length));
+                words = Arrays.copyOf(words, (int) Math.min(total, 2L * words.length));
             }
             words[i] = in.readLong();
         }

@@ -20,17 +20,17 @@ class FamilyReaderTest {
     @Test
     void blockedReaderRefusesAProbeCountOutOfRange() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "19" + "00000001"), KeyEncoder.longs(), 1000));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0303" + "19" + "00000001"), KeyEncoder.longs(), 1000));
         assertEquals("hash function count is 25; a blocked filter takes 1 to 24", e.getMessage());
     }
 
     @Test
     void blockedReaderRefusesAHugeBlockCountBeforeAllocating() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "06" + "0ffffff0"), KeyEncoder.longs(), 1 << 20));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0303" + "06" + "0ffffff0"), KeyEncoder.longs(), 1 << 20));
         assertEquals("blocked Bloom filter is 17179868171 bytes; the caller allows at most 1048576", e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> BlockedBloomFilter.readFrom(in("4346464d0302" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
+                () -> BlockedBloomFilter.readFrom(in("4346464d0303" + "06" + "ffffffff"), KeyEncoder.longs(), 1 << 20));
         assertEquals("block count is 4294967295; a blocked filter holds 1 to 268435454 blocks", e.getMessage());
     }
 
@@ -46,7 +46,7 @@ class FamilyReaderTest {
         assertThrows(EOFException.class, () -> ConcurrentBloomFilter.readFrom(
                 in("4346464d0401" + "01" + "07" + "0000001ffffffdc0"), KeyEncoder.longs(), Long.MAX_VALUE));
         assertThrows(EOFException.class, () -> BlockedBloomFilter.readFrom(
-                in("4346464d0302" + "06" + "0ffffffe"), KeyEncoder.longs(), Long.MAX_VALUE));
+                in("4346464d0303" + "06" + "0ffffffe"), KeyEncoder.longs(), Long.MAX_VALUE));
         assertThrows(EOFException.class, () -> CuckooFilter.readFrom(
                 in("4346464d0501" + "10" + "0000000040000000" + "00".repeat(8 + 1 + 8 + 8)), KeyEncoder.longs(),
                 Long.MAX_VALUE));
