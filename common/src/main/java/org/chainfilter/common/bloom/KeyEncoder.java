@@ -20,8 +20,9 @@ import org.chainfilter.common.hash.Xxh3;
  *       {@code Funnels.unencodedCharsFunnel()}), so a {@code String} and a {@code StringBuilder} with the same chars are
  *       the same key.</li>
  * </ul>
- * A filter and the filter it is merged with, or read back into, must use the same encoding; the binary form cannot
- * record a lambda.
+ * A filter and the filter it is merged with, or read back into, must use the same encoding, for {@link #hash128} and
+ * for {@link #hash64} alike (a blocked filter places its bits by {@code hash64}: an encoder whose {@code hash64}
+ * changes moves them); the binary form cannot record a lambda.
  *
  * @param <T> the key type
  */
@@ -46,6 +47,7 @@ public interface KeyEncoder<T> {
      *
      * @throws NullPointerException if {@code key} is null (the built-in encoders say "the element is null; a filter
      *     holds no null element")
+     * @throws IllegalArgumentException from {@link #chars()} for text longer than 2^30 - 1 chars
      */
     default long hash64(T key) {
         long[] first = new long[1];

@@ -120,7 +120,12 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         }
     }
 
-    /** Sets the item's {@code k} bits in its block; returns whether any was clear. No allocation. */
+    /**
+     * Sets the item's {@code k} bits in its block; returns whether any was clear. No allocation.
+     *
+     * @throws IllegalArgumentException for a {@code CharSequence} key longer than 2^30 - 1 chars (its UTF-16 bytes
+     *     would exceed what XXH3 over an {@code int} length takes)
+     */
     @Override
     public boolean put(T element) {
         return putHash(encoder.hash64(element));
@@ -294,8 +299,9 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
 
     /**
      * Swamidass–Baldi per word, combined and summed: word {@code j} of a block holding {@code n} items has about
-     * {@code 64 (1 - e^{-n c_j / 64})} bits set, so {@code n = -(64 / k) Σ_j ln(1 - X_bj / 64)} over the words that
-     * take probes; a full word counts as if it had one clear bit (the count is then a lower bound).
+     * {@code 64 (1 - (63/64)^{n c_j})} bits set, so {@code n = Σ_j ln(1 - X_bj / 64) / (k ln(63/64))} over the words
+     * that take probes (with the exact {@code ln(63/64)}: its first-order value {@code -1/64} would count 0.8 % high);
+     * a full word counts as if it had one clear bit (the count is then a lower bound).
      */
     @Override
     public long approximateElementCount() {
@@ -308,7 +314,7 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
                 }
             }
         }
-        return Math.round(-64.0 / hashFunctionCount * sum);
+        return Math.round(sum / (hashFunctionCount * Math.log1p(-1.0 / 64)));
     }
 
     /** The a-priori rate after {@code elements} distinct insertions: {@link BlockedBloomMath#falsePositiveRate}. */

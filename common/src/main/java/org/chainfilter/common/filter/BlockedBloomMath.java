@@ -23,8 +23,10 @@ package org.chainfilter.common.filter;
  * grows with λ): all but 10^-25 of the Poisson mass lies above {@code λ - 12 sqrt(λ) - 40 > 30,000} items, where even one
  * probe per item leaves a bit of a word clear with probability {@code (1 - 1/64)^30000 < 10^-200}.
  *
- * <p>A probe count below 8 leaves words unused, so the best {@code k} is a multiple of 8: 8 from rates of 0.5 down to
- * about 0.03%, then 16, then 24 ({@link #optimalHashFunctionCount}). At 1% the filter takes 10.1 bits per item, where
+ * <p>A probe count below 8 leaves words unused, so the best {@code k} ({@link #optimalHashFunctionCount}) is 8 from
+ * rates of 0.5 down to about 0.03%, 16 from about 0.01%, 24 from about 10^-8, with the counts between in narrow bands
+ * at the changes (9 to 15 between about 0.025% and 0.013%, e.g. 11 at 0.02%; 17 to 23 between about 5·10^-8 and
+ * 10^-8). At 1% the filter takes 10.1 bits per item, where
  * a classic filter takes 9.6 and a blocked filter with free probes in the whole block 9.9: the price of reading the
  * block's eight words at fixed places, which lets a lookup issue its loads before any probe bit is known.
  */

@@ -69,8 +69,8 @@ class BlockedAllocationTest {
                     }
                 },
                 () -> {
-                    for (int i = 0; i < CALLS / 16; i++) {
-                        check(reader.mightContain(byteKeys, 0, 16, results, 0) == 16);
+                    for (int i = 0; i < CALLS; i++) {
+                        check(reader.mightContain(byteKeys, i % 32, 16, results, 0) == 16);
                     }
                 },
             };

@@ -118,6 +118,7 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
     void everyProbeCountFindsWhatItHolds() {
         for (int k = 1; k <= 24; k++) {
             BlockedBloomFilter<Long> filter = BlockedBloomFilter.withShape(KeyEncoder.longs(), 64, k);
+            assertTrue(filter.put(-7L), "k = " + k + ": the first put into an empty filter sets bits");
             for (long key = 0; key < 2_000; key++) {
                 filter.put(key * 0x9e3779b97f4a7c15L);
             }
@@ -151,6 +152,20 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
         double measured = positives / (double) probes;
         double formula = filter.falsePositiveRate(100_000);
         assertEquals(formula, measured, formula * 0.15, "measured " + measured + " against " + formula);
+    }
+
+    /**
+     * The element estimate over 64-bit words uses the exact ln(63/64): at 10^6 items (k = 8) it is within 1 % (it
+     * measured +0.46 %); with the first-order -1/64 it would be 0.8 % higher, +1.25 %.
+     */
+    @Test
+    void elementEstimateIsWithinOnePercent() {
+        BlockedBloomFilter<Long> filter = BlockedBloomFilter.create(KeyEncoder.longs(), 1_000_000, 0.01);
+        for (long key = 0; key < 1_000_000; key++) {
+            filter.put(key);
+        }
+        long estimate = filter.approximateElementCount();
+        assertTrue(Math.abs(estimate - 1_000_000) <= 10_000, "estimate " + estimate);
     }
 
     /** The batch reader answers exactly as {@code mightContain} for every k (field probes and multiplicative ones). */
