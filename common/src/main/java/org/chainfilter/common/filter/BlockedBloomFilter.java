@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.hash.Xxh3;
 
 /**
  * A blocked ("cache-local") Bloom filter: the item's hash picks one 512-bit block (8 words, 64 bytes) and all {@code k}
@@ -135,6 +136,20 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     @Override
     public boolean mightContain(T element) {
         return containsHash(encoder.hash64(element));
+    }
+
+    /**
+     * Adds the element whose canonical bytes are the 8 little-endian bytes of {@code value}, without boxing: the same
+     * element as {@code put(value)} with {@link KeyEncoder#longs()} (and as {@code put} of those 8 bytes with
+     * {@link KeyEncoder#bytes()}). No allocation.
+     */
+    public boolean putLong(long value) {
+        return putHash(Xxh3.hash64OfLong(value));
+    }
+
+    /** {@link #mightContain} for the element {@link #putLong} adds. No allocation. */
+    public boolean mightContainLong(long value) {
+        return containsHash(Xxh3.hash64OfLong(value));
     }
 
     private boolean putHash(long h) {

@@ -25,6 +25,7 @@ class BlockedAllocationTest {
     static final class Probe {
         static final int CALLS = 1_000;
         static final String[] CASES = {"byte[] keys of 0..300 bytes", "long keys", "CharSequence keys of 0..200 chars",
+            "putLong and mightContainLong",
             "the batch reader over byte[] keys"};
 
         public static void main(String[] args) {
@@ -66,6 +67,12 @@ class BlockedAllocationTest {
                         String key = textKeys[i % textKeys.length];
                         chars.put(key);
                         check(chars.mightContain(key));
+                    }
+                },
+                () -> {
+                    for (int i = 0; i < CALLS; i++) {
+                        longs.putLong(i * 31L);
+                        check(longs.mightContainLong(i * 31L));
                     }
                 },
                 () -> {

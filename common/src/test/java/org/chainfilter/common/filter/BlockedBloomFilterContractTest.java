@@ -168,6 +168,27 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
         assertTrue(Math.abs(estimate - 1_000_000) <= 10_000, "estimate " + estimate);
     }
 
+    /** putLong and mightContainLong are put and mightContain of the boxed value, and of its 8 little-endian bytes. */
+    @Test
+    void primitiveLongsAreTheSameElementsAsBoxedOnesAndTheirBytes() {
+        BlockedBloomFilter<Long> boxed = BlockedBloomFilter.withShape(KeyEncoder.longs(), 50, 8);
+        BlockedBloomFilter<Long> primitive = BlockedBloomFilter.withShape(KeyEncoder.longs(), 50, 8);
+        BlockedBloomFilter<byte[]> bytes = BlockedBloomFilter.withShape(KeyEncoder.bytes(), 50, 8);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(29);
+        for (int n = 0; n < 1_000; n++) {
+            long value = random.nextLong();
+            assertEquals(boxed.put(value), primitive.putLong(value));
+            bytes.put(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(value).array());
+            assertTrue(primitive.mightContainLong(value));
+        }
+        assertEquals(boxed, primitive);
+        assertTrue(java.util.Arrays.equals(boxed.toByteArray(), bytes.toByteArray()));
+        for (int n = 0; n < 10_000; n++) {
+            long value = random.nextLong();
+            assertEquals(boxed.mightContain(value), primitive.mightContainLong(value));
+        }
+    }
+
     /** The batch reader answers exactly as {@code mightContain} for every k (field probes and multiplicative ones). */
     @Test
     void batchReaderAnswersAsMightContainForEveryProbeCount() {
