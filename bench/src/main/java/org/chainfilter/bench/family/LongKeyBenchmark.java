@@ -56,26 +56,20 @@ public class LongKeyBenchmark {
             switch (kind) {
                 case "blocked": {
                     BlockedBloomFilter<Long> blocked = BlockedBloomFilter.create(KeyEncoder.longs(), n, p);
-                    for (long i = 0; i < n; i++) {
-                        blocked.putLong(Murmur3.fmix64(i));
-                    }
+                    fill(blocked::putLong);
                     mightContain = blocked::mightContainLong;
                     break;
                 }
                 case "classic": {
                     BloomFilter<Long> classic = BloomFilter.create(KeyEncoder.longs(), n, p);
-                    for (long i = 0; i < n; i++) {
-                        classic.putLong(Murmur3.fmix64(i));
-                    }
+                    fill(classic::putLong);
                     mightContain = classic::mightContainLong;
                     break;
                 }
                 case "guava": {
                     com.google.common.hash.BloomFilter<Long> guava =
                             com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), n, p);
-                    for (long i = 0; i < n; i++) {
-                        guava.put(Murmur3.fmix64(i));
-                    }
+                    fill(guava::put);
                     mightContain = guava::mightContain;
                     break;
                 }
@@ -87,6 +81,13 @@ public class LongKeyBenchmark {
                     throw new IllegalStateException(kind + " lost member " + i * 9_973);
                 }
             }
+        }
+    }
+
+    /** Puts the members {@code fmix64(i)}, {@code i < 10^7}. */
+    static void fill(LongPredicate put) {
+        for (long i = 0; i < FamilyBenchmark.ELEMENTS; i++) {
+            put.test(Murmur3.fmix64(i));
         }
     }
 
