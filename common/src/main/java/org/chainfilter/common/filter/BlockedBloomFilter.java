@@ -153,19 +153,7 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     }
 
     private boolean putHash(long h) {
-        long[] w = words;
-        int base = baseOf(h);
-        long x = h * GOLDEN;
-        if (hashFunctionCount == WORDS_PER_BLOCK) {
-            long newBits = 0;
-            for (int i = 0; i < WORDS_PER_BLOCK; i++) {
-                long mask = 1L << (x >>> (64 - BITS_PER_PROBE * (i + 1)));
-                newBits |= ~w[base + i] & mask;
-                w[base + i] |= mask;
-            }
-            return newBits != 0;
-        }
-        return !probes(base, x, true);
+        return !probes(baseOf(h), h * GOLDEN, true);
     }
 
     private boolean containsHash(long h) {
@@ -191,8 +179,8 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * The general path (k other than 8): whether all the probes' bits of {@code x = h * G} in the block at
-     * {@code base} were set, setting them too when {@code set}. Probe i is word i mod 8, its bit a 6-bit field of
+     * Whether all the probes' bits of {@code x = h * G} in the block at {@code base} were set, setting them too when
+     * {@code set} (every put, and contains for k other than 8). Probe i is word i mod 8, its bit a 6-bit field of
      * {@code x} from the top for the first ten, then the top 6 bits of a chain of multiplications by G.
      */
     private boolean probes(int base, long x, boolean set) {
@@ -300,11 +288,15 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         for (int b = 0; b < blockCount; b++) {
             double rate = 1;
             for (int j = 0; j < WORDS_PER_BLOCK; j++) {
-                rate *= Math.pow(Long.bitCount(words[PAD_WORDS + b * WORDS_PER_BLOCK + j]) / 64.0, probesInWord(j));
+                rate *= Math.pow(setBitsInWord(b, j) / 64.0, probesInWord(j));
             }
             sum += rate;
         }
         return sum / blockCount;
+    }
+
+    private int setBitsInWord(int block, int j) {
+        return Long.bitCount(words[PAD_WORDS + block * WORDS_PER_BLOCK + j]);
     }
 
     /** How many of the {@code k} probes fall in word {@code j} of a block: {@code ⌊k/8⌋}, plus one for j < k mod 8. */
@@ -324,7 +316,7 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         for (int b = 0; b < blockCount; b++) {
             for (int j = 0; j < WORDS_PER_BLOCK; j++) {
                 if (probesInWord(j) > 0) {
-                    int set = Math.min(Long.bitCount(words[PAD_WORDS + b * WORDS_PER_BLOCK + j]), 63);
+                    int set = Math.min(setBitsInWord(b, j), 63);
                     sum += Math.log1p(-set / 64.0);
                 }
             }

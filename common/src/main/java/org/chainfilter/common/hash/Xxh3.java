@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Objects;
+import org.chainfilter.common.Hex;
 
 /**
  * XXH3-64 (Yann Collet's xxHash 0.8 family) with the default secret and seed 0: {@code XXH3_64bits(input, length)}.
@@ -45,7 +46,7 @@ public final class Xxh3 {
             ByteOrder.LITTLE_ENDIAN);
 
     /** The reference's default secret {@code kSecret}. */
-    private static final byte[] SECRET = hexBytes(
+    private static final byte[] SECRET = Hex.decode(
             "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
             + "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
             + "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
@@ -302,13 +303,5 @@ public final class Xxh3 {
 
     private static long secret32(int at) {
         return (int) INT_LE.get(SECRET, at) & 0xffffffffL;
-    }
-
-    private static byte[] hexBytes(String hex) {
-        byte[] bytes = new byte[hex.length() / 2];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-        }
-        return bytes;
     }
 }
