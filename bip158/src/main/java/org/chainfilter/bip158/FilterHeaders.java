@@ -93,7 +93,11 @@ public final class FilterHeaders {
     }
 
     /**
-     * Checks a {@code cfheaders} answer against the checkpoints.
+     * Checks a {@code cfheaders} answer against the checkpoints it covers: the checkpoint heights from
+     * {@code startHeight - 1} to its last header. A range that covers none (inside one 1,000-block interval and not
+     * starting right after a checkpoint) passes unchecked: the caller must also check that
+     * {@code message.previousFilterHeader()} is the header it holds for {@code startHeight - 1}, which chains the
+     * range onto headers already verified.
      *
      * @return the rebuilt headers, from {@code startHeight}
      * @throws IllegalArgumentException naming the first height that disagrees, the header found and the checkpoint

@@ -23,7 +23,8 @@ import org.chainfilter.common.bits.BitWriter;
  * <p>Parsing follows Core's {@code GCSFilter(params, encoded_filter)}: N is a canonical CompactSize of at most
  * {@link #MAX_ELEMENT_COUNT} (0x02000000), all N values must decode inside the bytes, and no whole byte may follow
  * the last value ("excess data"). Before decoding, N is also bounded by what the bytes can hold (every element takes
- * at least {@code P + 1} bits), and nothing is ever allocated from N. Like Core, the reader does not require the pad
+ * at least {@code P + 1} bits), and parsing and matching allocate nothing from N ({@link #values()} returns all N
+ * values, 8 bytes each). Like Core, the reader does not require the pad
  * bits to be zero nor the values to stay below F: a filter header commits to the exact bytes anyway.
  *
  * <p>Matching decodes the stream on the fly, {@code O(N)}, with the bit position in a local variable
@@ -301,7 +302,11 @@ public final class GcsFilter {
         return matchAll(GcsQuery.of(items));
     }
 
-    /** The N decoded values in stream order (ascending for any filter this library builds); allocates. */
+    /**
+     * The N decoded values in stream order (ascending for any filter this library builds). Allocates {@code 8 · N}
+     * bytes: up to {@code 64 / (P + 1)} times the size of the encoded filter (about 3.2 times for BIP158's P = 19), and
+     * at most 256 MiB at {@link #MAX_ELEMENT_COUNT}. Matching never needs it.
+     */
     public long[] values() {
         long[] values = new long[(int) elementCount];
         int p = params.p();
