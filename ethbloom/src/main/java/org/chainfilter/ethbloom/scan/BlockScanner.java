@@ -159,16 +159,21 @@ public final class BlockScanner {
         // as its parent, so that batches read at different times are known to lie on one chain.
         String hashBeforeBatch = null;
         Optional<Checkpoint> saved = savedCheckpoint(fingerprint);
+        boolean resumed = false;
         if (saved.isPresent()) {
             Checkpoint checkpoint = saved.get();
-            if (checkpoint.nextBlock() > fromBlock) {
+            // From at or below the checkpoint's next block (startBlock's answer is that block itself): go on from the
+            // checkpoint, once its last block is known to be unchanged. From above it leaves a gap the checkpoint
+            // cannot vouch for, so it is not used.
+            if (checkpoint.nextBlock() >= fromBlock) {
                 start = checkpoint.nextBlock();
                 verifyUnchanged(rpc, checkpoint, head);
                 hashBeforeBatch = checkpoint.lastBlockHash();
+                resumed = true;
             }
         }
-        Counters counters = new Counters(start, toBlockInclusive, head, confirmations,
-                saved.isPresent() && start > fromBlock, filter.isMatchAll());
+        Counters counters = new Counters(start, toBlockInclusive, head, confirmations, resumed,
+                filter.isMatchAll());
         // Sections of the index this scan has checked against the node: true = same chain, false = not used.
         Map<Long, Boolean> sectionChecked = new HashMap<>();
         for (long first = start; first <= end; first = counters.lastBlock + 1) {

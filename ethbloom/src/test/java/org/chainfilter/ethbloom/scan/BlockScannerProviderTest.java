@@ -428,6 +428,29 @@ class BlockScannerProviderTest {
         assertFalse(e instanceof CheckpointAheadOfHeadException, "a changed hash is never a head to wait for");
     }
 
+    /**
+     * Resuming from exactly the checkpoint's next block (what {@code startBlock} returns, and what the CLI tells a
+     * user to pass as --from) checks the checkpoint's block too: it once did so only for an earlier from-block, and a
+     * reorganisation below the checkpoint then lost the new chain's logs without a word.
+     */
+    @Test
+    void aReorganisationBelowTheCheckpointIsReportedWhenResumingAtItsNextBlock() {
+        RecordingStore store = new RecordingStore();
+        BlockScanner scanner = scanner().checkpoints(store).confirmations(3).build();
+        scanner.scan(TOPIC_2, 0, 99, log -> { });
+        assertEquals(100, scanner.startBlock(TOPIC_2, 0));
+        provider.chain.get(99).hash = FakeProvider.hash(99, 1);
+        ScanException e = assertThrows(ScanException.class, () -> scanner.scan(TOPIC_2, 100, 299, log -> { }));
+        assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but the checkpoint recorded "
+                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint (deeper than 3"
+                + " confirmations); rescan from an earlier block with a new checkpoint", e.getMessage());
+        // Unchanged, the same resume goes on from the checkpoint and says so.
+        provider.chain.get(99).hash = FakeProvider.hash(99, 0);
+        ScanSummary summary = scanner.scan(TOPIC_2, 100, 299, log -> { });
+        assertTrue(summary.resumed());
+        assertEquals(100, summary.firstBlock());
+    }
+
     @Test
     void aCheckpointPastTheHeadIsReportedWithBothBlocksAndLeftAlone() {
         RecordingStore store = new RecordingStore();
