@@ -359,7 +359,13 @@ public final class BlockScanner {
                         + " but the header read in this scan has " + headerHash
                         + ": the chain reorganised during the scan; use more confirmations");
             }
-            if (!log.isRemoved() && matchesExactly(filter, log)) {
+            if (log.isRemoved()) {
+                // eth_getLogs answers from the chain as it is (geth never sets the flag there; only a subscription
+                // reports removed logs): a removed log of the block just read is a broken answer, not one to drop.
+                throw new ScanException("the provider returned a log of block " + (first + i) + " (log index "
+                        + log.getLogIndexRaw() + ") marked removed, which eth_getLogs never returns");
+            }
+            if (matchesExactly(filter, log)) {
                 matched.get(i).add(log);
             }
         }

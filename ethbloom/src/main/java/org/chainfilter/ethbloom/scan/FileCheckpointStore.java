@@ -50,13 +50,17 @@ public final class FileCheckpointStore implements CheckpointStore {
         if (!Files.exists(file)) {
             return Optional.empty();
         }
+        if (!Files.isRegularFile(file)) {
+            // A pipe would block the open itself until some writer came, and a device (/dev/zero) may never end.
+            throw new ScanException("checkpoint " + file + " is not a regular file");
+        }
         try {
             long size = Files.size(file);
             if (size > MAX_FILE_BYTES) {
                 throw new ScanException("checkpoint " + file + " is " + size + " bytes; a checkpoint is at most "
                         + MAX_FILE_BYTES);
             }
-            // The size is 0 for a device or a pipe (/dev/zero, /dev/stdin), which may never end: the read is bounded.
+            // Bounded all the same: the file may grow between the size check and the read.
             byte[] bytes;
             try (InputStream in = Files.newInputStream(file)) {
                 bytes = in.readNBytes(MAX_FILE_BYTES + 1);

@@ -493,6 +493,19 @@ class BlockScannerProviderTest {
                 + " \\(log index 0x[0-9a-f]+\\) without a blockHash"), missing);
     }
 
+    /** A log marked removed in an eth_getLogs answer is a broken answer: dropping it could lose a match. */
+    @Test
+    void aLogMarkedRemovedStopsTheScan() {
+        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        provider.removedLogsAt = provider.chain.get(Integer.parseInt(block)).hash;
+        for (BlockScanner scanner : List.of(scanner().build(), scanner().byHashMaxRun(0).build())) {
+            String message = assertThrows(ScanException.class, () -> scan(scanner, ADDRESS_1_OR_3, 0, 299))
+                    .getMessage();
+            assertTrue(message.matches("the provider returned a log of block " + block
+                    + " \\(log index 0x[0-9a-f]+\\) marked removed, which eth_getLogs never returns"), message);
+        }
+    }
+
     @Test
     void aLogWithoutATopicsListIsMalformedNotALogWithoutTopics() {
         // Read as no topics, it would pass a match-all filter with topics null and fail every topic filter silently.

@@ -81,6 +81,8 @@ final class FakeProvider implements AutoCloseable {
     volatile String wrongLogBlockHashAt;
     /** The logs of the block with this hash are answered with {@code "blockHash": null}. */
     volatile String nullLogBlockHashAt;
+    /** The logs of the block with this hash are answered with {@code "removed": true}. */
+    volatile String removedLogsAt;
     /** The logs of the block with this hash are answered without their {@code topics} field. */
     volatile String noTopicsAt;
     /** An EIP-234 eth_getLogs for the block with this hash is answered -32000 "unknown block". */
@@ -318,7 +320,7 @@ final class FakeProvider implements AutoCloseable {
     private void addLogs(ArrayNode logs, int n) {
         int index = 0;
         for (FakeLog log : chain.get(n).logs) {
-            ObjectNode json = logs.addObject().put("removed", false)
+            ObjectNode json = logs.addObject().put("removed", chain.get(n).hash.equals(removedLogsAt))
                     .put("logIndex", "0x" + Integer.toHexString(index))
                     .put("transactionIndex", "0x" + Integer.toHexString(index))
                     .put("transactionHash", String.format("0x%060x%04x", n, index))
