@@ -102,6 +102,8 @@ public final class SectionIndexWriter implements Closeable {
      * @param parentHash its header's parent hash, 32 bytes
      * @throws IllegalArgumentException when the block is not the next one, a hash is not 32 bytes, or the parent hash
      *                                  is not the hash of the block appended before
+     * @throws UncheckedIOException     when the section this block completes cannot be written; the block is then not
+     *                                  appended (the writer is as before the call), so it may be appended again
      */
     public void append(long blockNumber, byte[] blockHash, byte[] parentHash, LogsBloom bloom) {
         Objects.requireNonNull(bloom, "bloom");
@@ -117,25 +119,41 @@ public final class SectionIndexWriter implements Closeable {
                     + ": the chain was reorganised (or the headers come from two forks); an index is never rewritten,"
                     + " so rebuild it from blocks with more confirmations");
         }
-        lastHash = blockHash.clone();
         int word = pending >>> 6;
         long mask = Long.MIN_VALUE >>> (pending & 63);
+        byte[] previousHash = lastHash;
+        lastHash = blockHash.clone();
+        markColumn(bloom, word, mask, true);
+        pending++;
+        if (pending < BloomBitsMatcher.SECTION_SIZE) {
+            dirty = true;
+            return;
+        }
+        try {
+            writeSection();
+        } catch (UncheckedIOException e) {
+            // The block is taken back (its column was empty before), so the writer is as it was before this call
+            // and the caller may append the same block again once the cause is fixed.
+            pending--;
+            markColumn(bloom, word, mask, false);
+            lastHash = previousHash;
+            throw e;
+        }
+        section++;
+        pending = 0;
+        for (long[] vector : vectors) {
+            Arrays.fill(vector, 0L);
+        }
+    }
+
+    /** Sets (or clears) the bit {@code mask} of word {@code word} in the vector of every bit set in {@code bloom}. */
+    private void markColumn(LogsBloom bloom, int word, long mask, boolean set) {
         for (int w = 0; w < LogsBloom.BIT_COUNT / 64; w++) {
             long bits = bloom.word(w);
             while (bits != 0) {
-                int k = 64 * w + Long.numberOfTrailingZeros(bits);
-                vectors[k][word] |= mask;
+                long[] vector = vectors[64 * w + Long.numberOfTrailingZeros(bits)];
+                vector[word] = set ? vector[word] | mask : vector[word] & ~mask;
                 bits &= bits - 1;
-            }
-        }
-        pending++;
-        dirty = true;
-        if (pending == BloomBitsMatcher.SECTION_SIZE) {
-            writeSection();
-            section++;
-            pending = 0;
-            for (long[] vector : vectors) {
-                Arrays.fill(vector, 0L);
             }
         }
     }

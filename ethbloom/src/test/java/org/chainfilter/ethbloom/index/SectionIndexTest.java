@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -135,6 +136,37 @@ class SectionIndexTest {
         assertEquals(13_000, index.indexedBlockCount());
         assertArrayEquals(LongStream.rangeClosed(0, 12_999).filter(b -> b % 60 == 0).toArray(),
                 index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 12_999));
+    }
+
+    /**
+     * A section that cannot be written leaves the writer as it was before the block that completed it: the block may
+     * be appended again, and nothing of the failed attempt stays. (It once kept the block with the section unwritten:
+     * the next append overran the section, or wrote a section of 9,096 blocks the reader refused.)
+     */
+    @Test
+    void aSectionWriteThatFailsTakesItsBlockBackSoItCanBeRetried() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b < 4_095; b++) {
+                SyntheticChain.append(writer, b, divisorBloom(b));
+            }
+            Path blocker = dir.resolve("section-0000000000.bits.tmp");
+            Files.createDirectory(blocker);
+            // The failed attempt carries other bits (those of block 0, which every divisor query matches).
+            UncheckedIOException e = assertThrows(UncheckedIOException.class,
+                    () -> SyntheticChain.append(writer, 4_095, divisorBloom(0)));
+            assertTrue(e.getMessage().startsWith("cannot write section 0 in " + dir), e.getMessage());
+            assertEquals(4_095, writer.nextBlock());
+            Files.delete(blocker);
+            for (long b = 4_095; b < 9_000; b++) {
+                SyntheticChain.append(writer, b, divisorBloom(b));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(9_000, index.indexedBlockCount());
+        assertArrayEquals(LongStream.rangeClosed(0, 8_999).filter(b -> b % 60 == 0).toArray(),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 8_999));
+        assertArrayEquals(LongStream.rangeClosed(0, 8_999).filter(b -> b % 2_047 == 0).toArray(),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{2_047}}}), 0, 8_999));
     }
 
     @Test
