@@ -132,10 +132,18 @@ class SectionIndexTest {
                 SyntheticChain.append(resumed, b, divisorBloom(b));
             }
         }
+        assertDivisorIndex(13_000, 60, 10, 20, 30);
+    }
+
+    /**
+     * The index in {@code dir} holds blocks 0 .. blocks-1 with their {@link #divisorBloom}s: asked for the given bits,
+     * its candidates are the multiples of {@code multiple}.
+     */
+    private void assertDivisorIndex(long blocks, long multiple, int... bits) {
         SectionIndex index = SectionIndex.open(dir);
-        assertEquals(13_000, index.indexedBlockCount());
-        assertArrayEquals(LongStream.rangeClosed(0, 12_999).filter(b -> b % 60 == 0).toArray(),
-                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 12_999));
+        assertEquals(blocks, index.indexedBlockCount());
+        assertArrayEquals(LongStream.range(0, blocks).filter(b -> b % multiple == 0).toArray(),
+                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{bits}}), 0, blocks - 1));
     }
 
     /**
@@ -161,12 +169,8 @@ class SectionIndexTest {
                 SyntheticChain.append(writer, b, divisorBloom(b));
             }
         }
-        SectionIndex index = SectionIndex.open(dir);
-        assertEquals(9_000, index.indexedBlockCount());
-        assertArrayEquals(LongStream.rangeClosed(0, 8_999).filter(b -> b % 60 == 0).toArray(),
-                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{10, 20, 30}}}), 0, 8_999));
-        assertArrayEquals(LongStream.rangeClosed(0, 8_999).filter(b -> b % 2_047 == 0).toArray(),
-                index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{2_047}}}), 0, 8_999));
+        assertDivisorIndex(9_000, 60, 10, 20, 30);
+        assertDivisorIndex(9_000, 2_047, 2_047);
     }
 
     @Test
