@@ -1,5 +1,9 @@
 package org.chainfilter.ethbloom.scan;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -15,6 +19,7 @@ import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.ProviderErrors.Kind;
+import org.web3j.protocol.ObjectMapperFactory;
 import org.web3j.protocol.Web3jService;
 import org.web3j.protocol.core.BatchRequest;
 import org.web3j.protocol.core.BatchResponse;
@@ -85,6 +90,8 @@ final class RpcSession {
     private static final Pattern BLOCK_HASH = Pattern.compile("0x[0-9a-fA-F]{64}");
 
     /** How the problem of a call in a batch that failed as a whole begins: "batch of 16: " and the failure. */
+    /** web3j's own mapper, with the deserialisers its response types need. */
+    private static final ObjectMapper JSON = ObjectMapperFactory.getObjectMapper();
     private static final String BATCH_OF = "batch of ";
     private static final Pattern BATCH_OF_PREFIX = Pattern.compile("^" + BATCH_OF + "\\d+: ");
 
@@ -597,8 +604,8 @@ final class RpcSession {
 
     /**
      * Sends the requests, one by one when the batch size is 1 (also for providers without batch support), else as one
-     * JSON-RPC batch whose answers are matched to requests by id (web3j keeps the provider's order, which JSON-RPC 2.0
-     * does not fix). A batch the provider refuses as a whole (or inside its answer, as geth does:
+     * JSON-RPC batch whose answers are matched to requests by id and only then decoded as their request's type (web3j
+     * keeps the provider's order, which JSON-RPC 2.0 does not fix, and would decode by position). A batch the provider refuses as a whole (or inside its answer, as geth does:
      * {@link ProviderErrors#refusesBatch}), or answers with something other than an array, halves the batch size and
      * asks for the requests to be sent again. A request or batch cut off by this client's timeout is told apart from
      * other transient failures ({@link Status#TIMED_OUT}, {@link Status#BATCH_TIMED_OUT}), for {@link #logs} to split.
@@ -617,8 +624,17 @@ final class RpcSession {
             }
             return outcomes;
         }
+        // Sent as requests whose answers web3j keeps as JSON: it decodes a batch's i-th answer with the i-th request's
+        // type, so a provider answering a batch of block and log calls in another order (as JSON-RPC 2.0 allows)
+        // would have a log list read as a block. Each answer is decoded once matched to its request by id.
         BatchRequest batch = new BatchRequest(service);
-        requests.forEach(batch::add);
+        List<Request<?, RawAnswer>> sent = new ArrayList<>(requests.size());
+        for (Request<?, ? extends Response<?>> request : requests) {
+            Request<?, RawAnswer> raw = new Request<>(request.getMethod(), request.getParams(), service,
+                    RawAnswer.class);
+            sent.add(raw);
+            batch.add(raw);
+        }
         BatchResponse answer;
         try {
             answer = batch.send();
@@ -649,16 +665,40 @@ final class RpcSession {
             // retry; the calls answered are kept.
             halveBatch(requests.size(), "batch of " + requests.size() + " refused: " + refusal);
         }
-        for (Request<?, ? extends Response<?>> request : requests) {
-            Response<?> response = byId.get(request.getId());
-            if (batchRefused && (response == null || response.hasError())) {
-                outcomes.add(new Outcome(Status.RESEND, response, "batch of " + requests.size() + " refused"));
+        for (int i = 0; i < requests.size(); i++) {
+            long id = sent.get(i).getId();
+            Response<?> raw = byId.get(id);
+            if (batchRefused && (raw == null || raw.hasError())) {
+                outcomes.add(new Outcome(Status.RESEND, null, "batch of " + requests.size() + " refused"));
+            } else if (raw == null) {
+                outcomes.add(new Outcome(Status.TRANSIENT, null, "no answer for request id " + id + " in the batch"));
             } else {
-                outcomes.add(response == null ? new Outcome(Status.TRANSIENT, null, "no answer for request id "
-                        + request.getId() + " in the batch") : outcomeOf(response));
+                outcomes.add(decoded((RawAnswer) raw, requests.get(i).getResponseType()));
             }
         }
         return outcomes;
+    }
+
+    /** A batch answer as web3j leaves it: its result as JSON, decoded by {@link #decoded} once its request is known. */
+    public static final class RawAnswer extends Response<JsonNode> {
+    }
+
+    /**
+     * The answer {@code raw} decoded as {@code type}, as a request of that type sent alone would have it; a result
+     * that does not decode is the failure the same answer to a lone request would be.
+     */
+    private static Outcome decoded(RawAnswer raw, Class<? extends Response<?>> type) {
+        ObjectNode json = JSON.createObjectNode().put("jsonrpc", raw.getJsonrpc()).put("id", raw.getId());
+        if (raw.hasError()) {
+            json.set("error", JSON.valueToTree(raw.getError()));
+        } else {
+            json.set("result", raw.getResult() == null ? NullNode.getInstance() : raw.getResult());
+        }
+        try {
+            return outcomeOf(JSON.treeToValue(json, type));
+        } catch (IOException | RuntimeException e) {
+            return new Outcome(status(ProviderErrors.classify(e)), null, describe(e));
+        }
     }
 
     /**
