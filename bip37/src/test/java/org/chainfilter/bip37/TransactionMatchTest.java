@@ -125,14 +125,17 @@ class TransactionMatchTest {
     private static final String KEY33 = "021111111111111111111111111111111111111111111111111111111111111111";
     private static final String KEY65 = "0422222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222";
 
-    /** P2PUBKEY_ONLY inserts the outpoint only for Solver's PUBKEY and MULTISIG (spec §3.1). */
+    /**
+     * P2PUBKEY_ONLY inserts the outpoint only for Solver's PUBKEY and MULTISIG (spec §3.1). The filter holds a push of
+     * every script, so each one matches and the outpoint answer is the classifier's alone.
+     */
     @ParameterizedTest(name = "{2}")
     @CsvSource({
         "21" + KEY33 + "ac, true, compressed P2PK",
         "41" + KEY65 + "ac, true, uncompressed P2PK",
         "21051111111111111111111111111111111111111111111111111111111111111111ac, false, P2PK shape with a 0x05 key prefix",
         "410222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222ac, false, 65-byte push with a compressed prefix",
-        "21" + "05" + "11" + "ac, false, too short",
+        "03" + "051111" + "ac, false, a 3-byte push where the key goes",
         "76a914333333333333333333333333333333333333333388ac, false, P2PKH",
         "5121" + KEY33 + "51ae, true, 1-of-1 multisig",
         "5221" + KEY33 + "41" + KEY65 + "52ae, true, 2-of-2 multisig",
@@ -150,8 +153,11 @@ class TransactionMatchTest {
         filter.insert(hex(KEY65));
         filter.insert(hex("33".repeat(20)));
         filter.insert(hex("11"));
+        filter.insert(hex("05" + "11".repeat(32)));
+        filter.insert(hex("02" + "22".repeat(64)));
+        filter.insert(hex("051111"));
         Transaction tx = payingTo(hex(script), new byte[0]);
-        filter.isRelevantAndUpdate(tx);
+        assertTrue(filter.isRelevantAndUpdate(tx), what);
         assertEquals(expected, filter.containsOutPoint(new OutPoint(tx.txid(), 0)), what);
     }
 
