@@ -22,9 +22,15 @@ import org.chainfilter.common.math.Shape;
  * <pre>
  *   1 - Π_i (1 - P_i)  ≤  Σ_i P_0 r^i  ≤  P_0 / (1 - r)  =  P
  * </pre>
- * however many stages there are (section 4 of the paper). A stage counts as full when its Swamidass–Baldi estimate
- * of distinct items, read from its fill, reaches {@code n_i}: the paper's fill-ratio criterion, and it survives
- * serialization without a separate counter.
+ * however many stages there are (section 4 of the paper). A stage counts as full by the paper's fill-ratio criterion,
+ * taken exactly: a stage of {@code m} bits and {@code k} probes with {@code X} bits set answers a random query
+ * positive with probability {@code (X/m)^k}, so it takes a new item only while {@code X + k ≤ m P_i^{1/k}} (an item
+ * sets at most {@code k} more bits). Each stage's rate therefore stays at most {@code P_i} whatever its size and
+ * however its items fell, which holds the compound bound; an optimally sized stage fills up at about {@code n_i}
+ * items. (An earlier rule, a fill-based estimate of the item count reaching {@code n_i}, let small stages take an item
+ * or two more than they were sized for, and a first stage for a handful of items break the bound: measured 4.4% at
+ * {@code P} = 1% with {@code n_0} = 1.) The rule reads only the stage's bits, so a filter read back from its binary
+ * form goes on exactly as it would have.
  *
  * <p>{@link #put} first asks every stage, so an item already present (or a false positive) is not added again and
  * does not use up capacity. {@link #put} and {@link #mightContain} allocate nothing for the built-in key encoders,
@@ -46,7 +52,8 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     private final double falsePositiveRate;
     private final List<BloomFilter<T>> stages;
     private BloomFilter<T> current;
-    private long currentCapacity;
+    /** The most bits the current stage may have set before an item is put: {@code m P_i^{1/k} - k}. */
+    private double currentFillLimit;
 
     private ScalableBloomFilter(KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate,
             List<BloomFilter<T>> stages) {
@@ -55,7 +62,16 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         this.falsePositiveRate = falsePositiveRate;
         this.stages = stages;
         this.current = stages.get(stages.size() - 1);
-        this.currentCapacity = stageCapacity(initialCapacity, stages.size() - 1);
+        this.currentFillLimit = fillLimit(current.shape(), stageRate(falsePositiveRate, stages.size() - 1));
+    }
+
+    /**
+     * The set-bit count up to which a stage of {@code shape} may take another item and keep its rate at most
+     * {@code rate}: {@code m rate^{1/k} - k}.
+     */
+    static double fillLimit(Shape shape, double rate) {
+        int k = shape.hashFunctionCount();
+        return shape.bitCount() * Math.pow(rate, 1.0 / k) - k;
     }
 
     /**
@@ -105,14 +121,15 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      *
      * @return whether the element was added (no stage reported it)
      * @throws FilterFullException if the filter already has {@link #MAX_STAGES} stages, or the next stage would not fit
-     *     a bit store; the filter is then unchanged
+     *     a bit store; the filter then holds the same items as before
      */
     @Override
     public boolean put(T element) {
         if (mightContain(element)) {
             return false;
         }
-        if (current.approximateElementCount() >= currentCapacity) {
+        // A stage too small to take even one item at its rate (a first stage for a handful of items) is passed by.
+        while (current.setBitCount() > currentFillLimit) {
             addStage();
         }
         return current.put(element);
@@ -132,7 +149,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
                     + e.getMessage());
         }
         current = stages.get(next);
-        currentCapacity = stageCapacity(initialCapacity, next);
+        currentFillLimit = fillLimit(shape, stageRate(falsePositiveRate, next));
     }
 
     /** Whether any stage might contain the element; the newest (largest) stage is asked first. */
@@ -153,10 +170,12 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * The a-priori compound rate after {@code elements} distinct puts: the items fill the stages in order (stage
-     * {@code i} takes up to {@code n_0 2^i}), and the rate is {@code 1 - Π_i (1 - (1 - e^{-k_i n_i/m_i})^{k_i})}.
+     * The a-priori compound rate after {@code elements} distinct puts: the items fill the stages in order, stage
+     * {@code i} taking {@code n_0 2^i} (where the fill rule stops a stage of the optimal shape; a stage too small to
+     * take one item at its rate takes none), and the rate is {@code 1 - Π_i (1 - (1 - e^{-k_i n_i/m_i})^{k_i})}.
      *
-     * @throws IllegalArgumentException if {@code elements} is negative
+     * @throws IllegalArgumentException if {@code elements} is negative, or more than {@link #MAX_STAGES} stages hold
+     *     (or than stages that fit a bit store hold)
      */
     public double falsePositiveRate(long elements) {
         if (elements < 0) {
@@ -165,8 +184,21 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         double allNegative = 1;
         long left = elements;
         for (int i = 0; left > 0; i++) {
+            Shape shape;
+            try {
+                if (i >= MAX_STAGES) {
+                    throw new IllegalArgumentException("it has at most " + MAX_STAGES + " stages");
+                }
+                shape = stageShape(initialCapacity, falsePositiveRate, i);
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw new IllegalArgumentException("element count is " + elements + "; a scalable filter of n0 = "
+                        + initialCapacity + " cannot hold that many: " + e.getMessage(), e);
+            }
+            if (fillLimit(shape, stageRate(falsePositiveRate, i)) < 0) {
+                continue;
+            }
             long here = Math.min(left, stageCapacity(initialCapacity, i));
-            allNegative *= 1 - stageShape(initialCapacity, falsePositiveRate, i).falsePositiveRate(here);
+            allNegative *= 1 - shape.falsePositiveRate(here);
             left -= here;
         }
         return 1 - allNegative;
@@ -194,7 +226,7 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
         stages.subList(1, stages.size()).clear();
         current = stages.get(0);
         current.clear();
-        currentCapacity = initialCapacity;
+        currentFillLimit = fillLimit(current.shape(), stageRate(falsePositiveRate, 0));
     }
 
     @Override

@@ -25,8 +25,11 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableB
     }
 
     /**
-     * First stage of 2 items at P = 10%: 6 keys open a second stage. Header, P = 0.1 (0x3fb999999999999a), n0 = 2,
-     * 2 stages; stage 0 is a CFBF filter of m = 17, k = 6 (2 items at P0 = 2%), stage 1 m = 35, k = 6 (4 at 1.6%).
+     * First stage of 2 items at P = 10%: 6 keys fill three stages. Header, P = 0.1 (0x3fb999999999999a), n0 = 2,
+     * 3 stages; stage 0 is a CFBF filter of m = 17, k = 6 (2 items at P0 = 2%) holding key 1, stage 1 m = 35, k = 6
+     * (4 at 1.6%) keys 2, 3 and 4, stage 2 m = 73, k = 6 (8 at 1.28%) keys 5 and -1: each stage takes an item while
+     * its set bits leave room for k more under {@code m P_i^(1/k)} ({@code ScalableBloomFilterTest.stagesFillByTheir
+     * SetBits} rebuilds these bytes from classic filters).
      */
     @Override
     ScalableBloomFilter<Long> smallFixedFilter() {
@@ -39,8 +42,9 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableB
 
     @Override
     String goldenHex() {
-        return "4346464d02013fb999999999999a0000000000000002024346424601010600000000000000110000000000015ad14346"
-                + "42460101060000000000000023000000032172d26f";
+        return "4346464d02013fb999999999999a00000000000000020343464246010106000000000000001100000000000102514346"
+                + "424601010600000000000000230000000365d052224346424601010600000000000000498000200083004132000000"
+                + "0000000001";
     }
 
     @Override
