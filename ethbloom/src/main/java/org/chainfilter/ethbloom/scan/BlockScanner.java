@@ -56,9 +56,11 @@ import org.web3j.protocol.core.methods.response.Log;
  * backend that has N while an {@code eth_getLogs} range reaches one that does not have it yet, and that backend
  * answers with the logs up to its own head only: for the blocks beyond it, an answer indistinguishable from "no logs"
  * (go-ethereum issue #24078, where the maintainers advise querying block by block by hash; execution-apis issue #534).
- * A query by hash names the exact block judged: a backend without it answers an error (geth and anvil -32000 "unknown
- * block", erigon "block not found: …", Nethermind -32001 "… could not be found"), which is retried, never read as "no
- * logs". A run longer than {@code byHashMaxRun} (a match-all filter, saturated blooms) is asked for as ranges, and
+ * A query by hash names the exact block judged: a backend without it mostly answers an error (geth and anvil -32000
+ * "unknown block", erigon "block not found: …", Nethermind -32001 "… could not be found"), which is retried, but Besu
+ * answers {@code []}, the same as "no logs"; so each query by hash goes in one request with
+ * {@code eth_getBlockByHash} of its block, before it, and a {@code null} header sets the answer aside to be asked for
+ * again. A run longer than {@code byHashMaxRun} (a match-all filter, saturated blooms) is asked for as ranges, and
  * each range goes in one request with {@code eth_getBlockByNumber} of its last block, before it: the node that answers
  * both (a node answers a batch's calls in order, and its chain only grows) shows that it had that block, with the hash
  * of the header judged, and so every block of the range on the same chain; a {@code null} or different header sets

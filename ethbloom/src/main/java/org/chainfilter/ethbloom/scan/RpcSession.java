@@ -293,9 +293,7 @@ final class RpcSession {
             List<BlockRange> batch = probing || logCallsAlone ? List.of(pending.poll()) : takeQueries(pending);
             List<Request<?, ? extends Response<?>>> requests = new ArrayList<>(2 * batch.size());
             for (BlockRange range : batch) {
-                if (range.blockHash == null) {
-                    requests.add(header(range.last));
-                }
+                requests.add(range.blockHash == null ? header(range.last) : headerByHash(range.blockHash));
                 requests.add(new Request<>("eth_getLogs", List.of(logFilterParameter(filter, range)), service,
                         EthLog.class));
             }
@@ -396,9 +394,21 @@ final class RpcSession {
                 .getValue(), false), service, EthBlock.class);
     }
 
+    private Request<?, EthBlock> headerByHash(String blockHash) {
+        return new Request<>("eth_getBlockByHash", List.of(blockHash, false), service, EthBlock.class);
+    }
+
+    /** The witness call of a query, as the messages name it. */
+    private static String witnessCall(BlockRange range) {
+        return range.blockHash == null ? "eth_getBlockByNumber(" + range.last + ")"
+                : "eth_getBlockByHash(" + range.blockHash + ")";
+    }
+
     /**
-     * What became of each query of a round, from the answers to its calls: a query by hash is its one call; a range
-     * is its {@code eth_getBlockByNumber(last)} witness and its {@code eth_getLogs}, sent in that order in one request.
+     * What became of each query of a round, from the answers to its calls: its witness header
+     * ({@code eth_getBlockByNumber(last)} for a range, {@code eth_getBlockByHash} for a query by hash) and its
+     * {@code eth_getLogs}, sent in that order in one request. A query by hash needs its witness too: a backend that
+     * lacks the block may answer it with {@code []} rather than an error (Besu's {@code matchingLogs} by hash does).
      *
      * <p><b>The witness.</b> A node behind a load balancer that lacks the newest blocks answers a range reaching them
      * with the logs up to its own head, indistinguishable from "no logs" for the rest (go-ethereum issue #24078). The
@@ -416,30 +426,30 @@ final class RpcSession {
         List<Outcome> outcomes = new ArrayList<>(batch.size());
         int at = 0;
         for (BlockRange range : batch) {
-            Outcome witness = range.blockHash == null ? answers.get(at++) : null;
+            Outcome witness = answers.get(at++);
             Outcome log = answers.get(at++);
-            if (witness == null) {
-                outcomes.add(log);
-            } else if (log.status == Status.BATCH_TIMED_OUT && batch.size() == 1) {
+            if (log.status == Status.BATCH_TIMED_OUT && batch.size() == 1) {
                 // The request was the range and its witness: to the user, one range that was not answered.
                 outcomes.add(new Outcome(Status.TIMED_OUT, null,
                         BATCH_OF_PREFIX.matcher(log.problem).replaceFirst("")));
             } else if (log.status != Status.OK) {
                 outcomes.add(log);
             } else if (witness.status == Status.FATAL || witness.status == Status.TOO_LARGE) {
-                outcomes.add(new Outcome(Status.FATAL, null, "eth_getBlockByNumber(" + range.last
-                        + "), asked for with the range, failed: " + witness.problem));
+                outcomes.add(new Outcome(Status.FATAL, null, witnessCall(range) + ", asked for with the "
+                        + (range.blockHash == null ? "range" : "query") + ", failed: " + witness.problem));
             } else if (witness.status != Status.OK) {
                 outcomes.add(new Outcome(witness.status == Status.RESEND ? Status.RESEND : Status.TRANSIENT, null,
-                        "eth_getBlockByNumber(" + range.last + "), asked for with the range to show the node had"
-                                + " that block: " + witness.problem));
+                        witnessCall(range) + ", asked for with the " + (range.blockHash == null ? "range" : "query")
+                                + " to show the node had that block: " + witness.problem));
             } else {
                 EthBlock.Block block = ((EthBlock) witness.response).getBlock();
                 String expected = headerHash.apply(range.last);
                 if (block == null) {
+                    // By hash too: a backend without the block may answer eth_getLogs with [] (Besu does), not an
+                    // error, so only the header it has shows that its answer is the block's.
                     outcomes.add(new Outcome(Status.TRANSIENT, null, "the node that answered does not have block "
-                            + range.last + " yet (null header beside the range): its answer may lack that block's"
-                            + " logs"));
+                            + range.last + " yet (null header beside the " + (range.blockHash == null ? "range"
+                            : "query by hash") + "): its answer may lack that block's logs"));
                 } else if (block.getHash() == null || !block.getHash().equalsIgnoreCase(expected)) {
                     outcomes.add(new Outcome(Status.TRANSIENT, null, "the node that answered has block "
                             + range.last + " with hash " + block.getHash() + ", not the " + expected
@@ -453,19 +463,18 @@ final class RpcSession {
     }
 
     /**
-     * The next queries of {@link #logs} for one round: as many as fit in the batch size, counting two calls for a
-     * range (its witness and itself) and one for a query by hash, and at least one.
+     * The next queries of {@link #logs} for one round: as many as fit in the batch size, counting two calls for each
+     * (its witness header and itself), and at least one.
      */
     private List<BlockRange> takeQueries(ArrayDeque<BlockRange> pending) {
         List<BlockRange> taken = new ArrayList<>();
         int calls = 0;
         while (!pending.isEmpty()) {
-            int cost = pending.peek().blockHash == null ? 2 : 1;
-            if (!taken.isEmpty() && calls + cost > batchSize) {
+            if (!taken.isEmpty() && calls + 2 > batchSize) {
                 break;
             }
             taken.add(pending.poll());
-            calls += cost;
+            calls += 2;
         }
         return taken;
     }

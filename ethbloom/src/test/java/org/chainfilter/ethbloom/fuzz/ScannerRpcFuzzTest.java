@@ -34,7 +34,8 @@ import org.web3j.protocol.core.methods.response.Log;
  * sleep). What it emitted must be the scanner's contract: logs of the filter's address only, from blocks 0..3, in
  * strictly increasing (block, log index) order, no log twice.
  *
- * <p>Seeds ({@code ScannerRpcFuzzTestInputs/scan}): hand-written conversations in the shapes anvil and public
+ * <p>Seeds ({@code ScannerRpcFuzzTestInputs/scan}): hand-written conversations (a query by hash answered with its
+ * witness header first, as the scanner asks for them) in the shapes anvil and public
  * providers answer (a correct scan with two matching blocks; -32005 and -32602 range refusals; HTTP-level garbage; a
  * malformed bloom; a duplicated log index; a log from a block that was not asked for; an unparsable quantity; a
  * batch of a header and a range query answered in reverse order, once with null results, which let a

@@ -87,6 +87,11 @@ final class FakeProvider implements AutoCloseable {
     volatile String noTopicsAt;
     /** An EIP-234 eth_getLogs for the block with this hash is answered -32000 "unknown block". */
     volatile String unknownBlockHashAt;
+    /**
+     * A backend that lacks the block with this hash, answering as Besu does: {@code []} to an EIP-234 eth_getLogs for
+     * it, {@code null} to eth_getBlockByHash. Once: cleared after its first eth_getLogs, as the backend catches up.
+     */
+    volatile String lackingBlockHashAt;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
@@ -190,6 +195,7 @@ final class FakeProvider implements AutoCloseable {
             }
             if (!request.isArray()) {
                 reply(exchange, 200, JSON.writeValueAsString(answer(request)));
+                catchUp(JSON.createArrayNode().add(request));
                 Runnable after = afterFirstSingleHeader;
                 if (after != null && request.get("method").asText().equals("eth_getBlockByNumber")) {
                     afterFirstSingleHeader = null;
@@ -222,6 +228,7 @@ final class FakeProvider implements AutoCloseable {
                 logsAnswered += answer.path("result").isArray() ? answer.get("result").size() : 0;
                 answers.add(answer);
             }
+            catchUp(request);
             if (reverseBatches) {
                 Collections.reverse(answers);
             }
@@ -232,6 +239,17 @@ final class FakeProvider implements AutoCloseable {
             if (after != null && request.get(0).get("method").asText().equals("eth_getBlockByNumber")) {
                 afterFirstHeaderBatch = null;
                 after.run();
+            }
+        }
+    }
+
+    /** The backend lacking a block has it once it has answered an eth_getLogs for its hash. */
+    private void catchUp(JsonNode calls) {
+        String lacking = lackingBlockHashAt;
+        for (JsonNode call : calls) {
+            if (lacking != null && call.get("method").asText().equals("eth_getLogs")
+                    && lacking.equalsIgnoreCase(call.get("params").get(0).path("blockHash").asText())) {
+                lackingBlockHashAt = null;
             }
         }
     }
@@ -266,13 +284,17 @@ final class FakeProvider implements AutoCloseable {
                 if (n >= chain.size()) {
                     return answer.putNull("result");
                 }
-                ObjectNode block = answer.putObject("result").put("number", "0x" + Integer.toHexString(n))
-                        .put("hash", chain.get(n).hash).put("parentHash", n == 0 ? hash(0, 99) : chain.get(n - 1).hash);
-                if (chain.get(n).logsBloom != null) {
-                    block.put("logsBloom", chain.get(n).logsBloom);
+                return header(answer, n);
+            }
+            case "eth_getBlockByHash": {
+                String blockHash = params.get(0).asText();
+                for (int n = 0; n < chain.size(); n++) {
+                    if (chain.get(n).hash.equalsIgnoreCase(blockHash) && !blockHash.equalsIgnoreCase(unknownBlockHashAt)
+                            && !blockHash.equalsIgnoreCase(lackingBlockHashAt)) {
+                        return header(answer, n);
+                    }
                 }
-                block.putArray("transactions");
-                return answer;
+                return answer.putNull("result");
             }
             case "eth_getLogs": {
                 if (params.get(0).has("blockHash")) {
@@ -299,11 +321,26 @@ final class FakeProvider implements AutoCloseable {
         }
     }
 
+    private ObjectNode header(ObjectNode answer, int n) {
+        ObjectNode block = answer.putObject("result").put("number", "0x" + Integer.toHexString(n))
+                .put("hash", chain.get(n).hash).put("parentHash", n == 0 ? hash(0, 99) : chain.get(n - 1).hash);
+        if (chain.get(n).logsBloom != null) {
+            block.put("logsBloom", chain.get(n).logsBloom);
+        }
+        block.putArray("transactions");
+        return answer;
+    }
+
     /** EIP-234: the logs of the block with this hash, or geth's error for a hash it does not know. */
     private JsonNode logsByHash(ObjectNode answer, String blockHash) {
         if (maxLogRange < 1) {
             refusedRanges.incrementAndGet();
             answer.putObject("error").put("code", rangeErrorCode).put("message", rangeErrorMessage);
+            return answer;
+        }
+        if (blockHash.equalsIgnoreCase(lackingBlockHashAt)) {
+            // Besu: a block hash it does not have yields no logs, not an error.
+            answer.putArray("result");
             return answer;
         }
         for (int n = 0; n < chain.size(); n++) {
