@@ -54,7 +54,7 @@ final class RpcTransport {
                         + " range).")
         private long maxResponseBytes;
 
-        @Option(names = "--retries", paramLabel = "N", defaultValue = "6",
+        @Option(names = "--retries", paramLabel = "N", defaultValue = "7",
                 description = "Attempts per call before giving up, with exponential backoff (default"
                         + " ${DEFAULT-VALUE}).")
         private int attempts;

@@ -16,8 +16,11 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  *   <li>too big: Infura {@code -32005} "query returned more than 10000 results"; Alchemy and others {@code -32602}
  *   "Log response size exceeded" / "range exceeds limit"; QuickNode, Ankr "block range is too large"; geth
  *   {@code --rpc.rangelimit} "exceed maximum block range"; Besu {@code -32602}/"Requested range exceeds maximum range
- *   limit"; geth and Alchemy "query timeout exceeded" (a query too heavy to finish: "consider reducing your block
- *   range"); HTTP 413; an answer above this client's own size limit ({@link ResponseTooLargeException});</li>
+ *   limit"; reth {@code -32602} "query exceeds max results 20000, retry with the range …" and "query exceeds max
+ *   block range …"; {@code -32614} "eth_getLogs is limited to a 10,000 range"; Alchemy's free tier, HTTP 400 with
+ *   {@code -32600} "… up to a 10 block range"; geth and Alchemy "query timeout exceeded" (a query too heavy to
+ *   finish: "consider reducing your block range"); HTTP 413; an answer above this client's own size limit
+ *   ({@link ResponseTooLargeException});</li>
  *   <li>transient: connection failures and timeouts (this client's own timeout on an {@code eth_getLogs} range
  *   splits it when it happens twice: {@link #isClientTimeout}), HTTP 429 and 5xx, Infura {@code -32005} when its
  *   message speaks of a rate or request count, "header not found" / "unknown block" (geth, anvil; also their answer
@@ -37,8 +40,13 @@ final class ProviderErrors {
         "query returned more than", "more than 10000 results", "range exceeds limit", "range is too large",
         "range too large", "exceed maximum block range", "exceeds maximum range", "exceeds max range",
         "response size exceeded", "response size should not", "too many results", "block range limit",
-        "batch too large", "batch size too large",
+        "batch too large", "batch size too large", "exceeds max results", "max block range",
     };
+    /**
+     * A provider's stated range limit: "eth_getLogs is limited to a 10,000 range" (-32614), Alchemy's free tier "you
+     * can make eth_getLogs requests with up to a 10 block range" (-32600, with HTTP 400).
+     */
+    private static final Pattern RANGE_LIMIT = Pattern.compile("(limited to|up to) an? [0-9.,]+[km]? (block )?range");
     /** A query too heavy to finish: the same range would time out again, a narrower one may not. */
     private static final String[] SPLIT_HINTS = {
         "query timeout exceeded", "reduce your block range", "reducing your block range", "reduce the block range",
@@ -63,7 +71,7 @@ final class ProviderErrors {
         if (containsAny(text, TRANSIENT_MESSAGES) || code == 429) {
             return Kind.TRANSIENT;
         }
-        if (containsAny(text, TOO_LARGE_MESSAGES) || code == -32005) {
+        if (containsAny(text, TOO_LARGE_MESSAGES) || RANGE_LIMIT.matcher(text).find() || code == -32005) {
             return Kind.TOO_LARGE;
         }
         if (code == -32603) {
@@ -103,13 +111,30 @@ final class ProviderErrors {
             return Kind.TOO_LARGE;
         }
         if (failure instanceof ClientConnectionException) {
-            Matcher status = HTTP_STATUS.matcher(String.valueOf(failure.getMessage()));
-            return status.find() ? classifyHttpStatus(Integer.parseInt(status.group(1))) : Kind.TRANSIENT;
+            String message = String.valueOf(failure.getMessage());
+            Matcher status = HTTP_STATUS.matcher(message);
+            if (!status.find()) {
+                return Kind.TRANSIENT;
+            }
+            Kind kind = classifyHttpStatus(Integer.parseInt(status.group(1)));
+            // A refusal whose body states a range limit (Alchemy answers HTTP 400 with -32600 "... up to a 10 block
+            // range"): the range is what to change, not a request to give up on.
+            return kind == Kind.FATAL && classify(0, message) == Kind.TOO_LARGE ? Kind.TOO_LARGE : kind;
         }
         if (failure instanceof IOException || failure instanceof UncheckedIOException) {
             return Kind.TRANSIENT;
         }
         return Kind.FATAL;
+    }
+
+    /**
+     * Whether a JSON-RPC error is the node giving up on a call it could not finish in time: geth answers a call that
+     * outlives its HTTP write timeout (30 s by default) with -32002 "request timed out" ({@code rpc/errors.go}). Like
+     * this client's own timeout ({@link #isClientTimeout}) it is retried first and splits an {@code eth_getLogs} range
+     * when it comes again; as a plain transient error the same range was asked for until the retries ran out.
+     */
+    static boolean isServerTimeout(int code, String message) {
+        return code == -32002 && message != null && message.toLowerCase(Locale.ROOT).contains("timed out");
     }
 
     /**

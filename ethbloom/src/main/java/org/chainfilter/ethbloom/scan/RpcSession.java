@@ -649,6 +649,15 @@ final class RpcSession {
             answer = batch.send();
         } catch (IOException | RuntimeException e) {
             Kind kind = ProviderErrors.classify(e);
+            if (kind == Kind.TOO_LARGE && logCalls(requests) == 1) {
+                // HTTP 413 or an answer over the size limit for a batch of one log query and its witness: the query
+                // is what is too large (split it), not the batch, whose size is left alone.
+                for (Request<?, ? extends Response<?>> request : requests) {
+                    outcomes.add(new Outcome("eth_getLogs".equals(request.getMethod()) ? Status.TOO_LARGE
+                            : Status.RESEND, null, describe(e)));
+                }
+                return outcomes;
+            }
             Status status = kind != Kind.TRANSIENT ? Status.RESEND
                     : ProviderErrors.isClientTimeout(e) ? Status.BATCH_TIMED_OUT : Status.TRANSIENT;
             if (status == Status.RESEND) {
@@ -710,6 +719,10 @@ final class RpcSession {
         }
     }
 
+    private static long logCalls(List<? extends Request<?, ? extends Response<?>>> requests) {
+        return requests.stream().filter(request -> "eth_getLogs".equals(request.getMethod())).count();
+    }
+
     /**
      * Halves the batch size for the rest of the session (the provider refused a batch of {@code calls}) and says so.
      */
@@ -730,6 +743,9 @@ final class RpcSession {
         }
         Response.Error error = response.getError();
         String problem = "error " + error.getCode() + ": " + error.getMessage();
+        if (ProviderErrors.isServerTimeout(error.getCode(), error.getMessage())) {
+            return new Outcome(Status.TIMED_OUT, response, problem);
+        }
         return new Outcome(status(ProviderErrors.classify(error.getCode(), error.getMessage())), response, problem);
     }
 

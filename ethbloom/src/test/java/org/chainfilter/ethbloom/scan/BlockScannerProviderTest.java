@@ -98,7 +98,10 @@ class BlockScannerProviderTest {
                 Arguments.of(-32000, "block range is too large"),
                 Arguments.of(-32000, "exceed maximum block range: 4"),
                 Arguments.of(-32602, "Log response size exceeded. You can make eth_getLogs requests with up to a 4"
-                        + " block range"));
+                        + " block range"),
+                Arguments.of(-32602, "query exceeds max block range 4"),
+                Arguments.of(-32602, "query exceeds max results 20000, retry with the range 0-3"),
+                Arguments.of(-32614, "eth_getLogs is limited to a 4 range"));
     }
 
     @ParameterizedTest
@@ -139,6 +142,28 @@ class BlockScannerProviderTest {
             assertTrue(range[1] - range[0] + 1 <= 4);
         }
         assertEquals(List.of(), sleeps);
+        // The refused request was a range and its witness header: the range was split, the batch size left alone,
+        // so all three batches of 100 headers went whole (a 413 once cut every later request to one call).
+        assertEquals(3, provider.batchSizes.stream().filter(size -> size == 100).count(), provider.batchSizes::toString);
+        assertEquals(0, summary.batchHalvings(), summary::report);
+    }
+
+    /**
+     * geth's own timeout, -32002 "request timed out" for a call past its HTTP write timeout, splits a range as this
+     * client's timeout does (retried once at each size, then split); as a plain transient error the same range was
+     * asked for until the retries ran out.
+     */
+    @Test
+    void theNodesOwnTimeoutSplitsARange() {
+        provider.limitLogRange(4, -32002, "request timed out");
+        List<String> logs = new ArrayList<>();
+        ScanSummary summary = scanner().byHashMaxRun(0).build().scan(LogFilter.matchAll(), 0, 299,
+                log -> logs.add(text(log)));
+        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertTrue(summary.rangeSplits() > 0, summary::report);
+        for (long[] range : provider.logRangesAnswered) {
+            assertTrue(range[1] - range[0] + 1 <= 4);
+        }
     }
 
     @Test

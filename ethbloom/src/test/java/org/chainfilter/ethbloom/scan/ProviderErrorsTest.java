@@ -44,6 +44,11 @@ class ProviderErrorsTest {
         "-32602|block range extends beyond current head block|TRANSIENT",
         "-32000|request timed out|TRANSIENT",
         "-32603|internal error|TRANSIENT",
+        // range limits stated by reth (default 20,000 logs an answer), a -32614 provider, Alchemy's free tier
+        "-32602|query exceeds max results 20000, retry with the range 18000000-18000099|TOO_LARGE",
+        "-32602|query exceeds max block range 100000|TOO_LARGE",
+        "-32614|eth_getLogs is limited to a 10,000 range|TOO_LARGE",
+        "-32600|Under the Free tier plan, you can make eth_getLogs requests with up to a 10 block range.|TOO_LARGE",
         // wrong requests
         "-32601|the method eth_getLogs does not exist/is not available|FATAL",
         "-32602|invalid argument 0: hex string without 0x prefix|FATAL",
@@ -75,6 +80,27 @@ class ProviderErrorsTest {
         assertEquals(kind, ProviderErrors.classifyHttpStatus(status));
         assertEquals(kind, ProviderErrors.classify(
                 new ClientConnectionException("Invalid response received: " + status + "; body")));
+    }
+
+    /**
+     * Alchemy's free tier refuses a wide range with HTTP 400 and a -32600 body stating the limit: a range to split,
+     * not a wrong request. A 400 with another body stays fatal.
+     */
+    @Test
+    void anHttpRefusalWhoseBodyStatesARangeLimitIsARangeRefusal() {
+        assertEquals(Kind.TOO_LARGE, ProviderErrors.classify(new ClientConnectionException("Invalid response received:"
+                + " 400; {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"Under the Free tier"
+                + " plan, you can make eth_getLogs requests with up to a 10 block range.\"}}")));
+        assertEquals(Kind.FATAL, ProviderErrors.classify(new ClientConnectionException("Invalid response received:"
+                + " 400; {\"error\":{\"code\":-32600,\"message\":\"invalid json request\"}}")));
+    }
+
+    /** geth's own timeout for a call past its HTTP write timeout, -32002 "request timed out" (rpc/errors.go). */
+    @Test
+    void tellsTheNodesOwnTimeoutFromOtherErrors() {
+        assertTrue(ProviderErrors.isServerTimeout(-32002, "request timed out"));
+        assertFalse(ProviderErrors.isServerTimeout(-32000, "request timed out"));
+        assertFalse(ProviderErrors.isServerTimeout(-32002, null));
     }
 
     @Test

@@ -25,7 +25,7 @@ class RetryPolicyTest {
         for (int retry = 1; retry < RetryPolicy.DEFAULT.maxAttempts(); retry++) {
             total = total.plus(RetryPolicy.DEFAULT.backoffBeforeRetry(retry));
         }
-        assertEquals(Duration.ofMillis(250 + 500 + 1000 + 2000 + 4000), total);
+        assertEquals(Duration.ofMillis(250 + 500 + 1000 + 2000 + 4000 + 8000), total);
     }
 
     @Test
