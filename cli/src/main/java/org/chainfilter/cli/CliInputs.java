@@ -72,7 +72,7 @@ final class CliInputs {
      */
     static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
         if ((text == null) == (file == null)) {
-            throw new IllegalArgumentException("give exactly one of " + textOption + " and " + fileOption);
+            throw new UsageException("give exactly one of " + textOption + " and " + fileOption);
         }
         return text != null ? text.strip() : readText(file, fileOption, MAX_VALUE_FILE_BYTES).strip();
     }

@@ -152,7 +152,7 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, CommandLine.ParseResult parseResult) {
         report(e, cmd.getErr());
-        return e instanceof ParameterException ? USAGE : FAILURE;
+        return e instanceof ParameterException || e instanceof UsageException ? USAGE : FAILURE;
     }
 
     /** Prints {@code chainfilter: <message>} for {@code e} (and its stack trace when debugging), then flushes. */

@@ -92,7 +92,10 @@ final class EthBloomCommand implements Callable<Integer> {
                         + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
                         + "); give one list of logs, e.g. JSON lines joined with commas inside [ ]", e);
             }
-            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+            String source = file == null || file.equals("-") ? "stdin" : file;
+            String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ")";
+            throw new IllegalArgumentException(source + " is not JSON" + at + ": " + e.getOriginalMessage(), e);
         }
     }
 

@@ -19,7 +19,7 @@ final class EthFilterOptions {
 
     @Option(names = "--topic", paramLabel = "HEX[,HEX...]|*",
             description = "The next topic position (0, 1, 2, 3 in order): comma-separated alternatives (32 bytes"
-                    + " each), or '*' for any topic (the log must still have a topic there).")
+                    + " each), or '*' (or 'null') for any topic (the log must still have a topic there).")
     List<String> topics = new ArrayList<>();
 
     /**
@@ -38,7 +38,12 @@ final class EthFilterOptions {
         }
         for (int position = 0; position < topics.size(); position++) {
             String spec = topics.get(position).strip();
-            if (spec.equals("*") || spec.equalsIgnoreCase("null") || spec.isEmpty()) {
+            if (spec.isEmpty()) {
+                // An unset shell variable (--topic "$T") would otherwise widen the filter without a word.
+                throw new IllegalArgumentException("--topic '' is empty (position " + position + "); give '*' (or"
+                        + " 'null', as in JSON-RPC) for any topic");
+            }
+            if (spec.equals("*") || spec.equalsIgnoreCase("null")) {
                 builder.anyTopic(position);
                 continue;
             }

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.chainfilter.ethbloom.LogsBloom;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.HeaderReader;
+import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanListener;
 import org.chainfilter.ethbloom.web3j.Web3jLogs;
@@ -115,13 +117,13 @@ final class EthIndexCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             if ((bloomsFile == null) == (rpcUrl == null)) {
-                throw new IllegalArgumentException("give exactly one of --blooms and --rpc");
+                throw new UsageException("give exactly one of --blooms and --rpc");
             }
             if (rpcUrl == null && toBlock != null) {
-                throw new IllegalArgumentException("--to goes with --rpc; a file is read to its end");
+                throw new UsageException("--to goes with --rpc; a file is read to its end");
             }
             if (rpcUrl == null && confirmations != null) {
-                throw new IllegalArgumentException("--confirmations goes with --rpc; a file is read to its end");
+                throw new UsageException("--confirmations goes with --rpc; a file is read to its end");
             }
             if (confirmations != null && confirmations < 0) {
                 throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
@@ -146,20 +148,54 @@ final class EthIndexCommand implements Runnable {
                     && !Files.exists(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
                 throw new IllegalArgumentException("--blooms " + bloomsFile + ": no such file");
             }
-            long appended;
+            // The transport options too (--rpc-timeout, --rpc-max-response-bytes, --retries).
+            HttpService service = rpcUrl == null ? null : rpcOptions.http(rpcUrl);
+            RetryPolicy retryPolicy = rpcUrl == null ? null : rpcOptions.retryPolicy();
+            boolean created = !Files.exists(directory);
+            long appended = 0;
             try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
-                appended = bloomsFile != null ? appendFromFile(writer) : appendFromNode(writer);
+                try {
+                    appended = bloomsFile != null ? appendFromFile(writer) : appendFromNode(writer, service,
+                            retryPolicy);
+                } catch (IOException | RuntimeException e) {
+                    if (created && writer.nextBlock() == firstBlock) {
+                        // A run that failed before appending anything to the index it created (a refused first
+                        // line, a node that cannot be reached) removes it, so a rerun may still choose --first-block.
+                        removeEmptyIndex();
+                    }
+                    throw e;
+                }
             }
             SectionIndex index = SectionIndex.open(directory);
             spec.commandLine().getOut().println("appended " + appended + " blocks; " + index);
             return 0;
         }
 
+        /** Deletes the index this run created with no block in it: its metadata file, then the directory if empty. */
+        private void removeEmptyIndex() throws IOException {
+            Files.deleteIfExists(directory.resolve(SectionIndex.META_FILE_NAME));
+            try (var left = Files.list(directory)) {
+                if (left.findAny().isEmpty()) {
+                    Files.delete(directory);
+                }
+            }
+        }
+
         private long appendFromFile(SectionIndexWriter writer) throws IOException {
-            long appended = 0;
+            // A strict UTF-8 decoder for stdin as for a file, so bytes that are not text are refused the same way.
             try (BufferedReader in = bloomsFile.equals("-")
-                    ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8.newDecoder()))
                     : Files.newBufferedReader(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
+                return appendLines(writer, in);
+            } catch (CharacterCodingException e) {
+                // The decoder's own message is "Input length = 1", which names nothing.
+                throw new IllegalArgumentException("--blooms " + bloomsFile + " is not UTF-8 text", e);
+            }
+        }
+
+        private long appendLines(SectionIndexWriter writer, BufferedReader in) throws IOException {
+            long appended = 0;
+            {
                 CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
                         "--blooms " + bloomsFile);
                 String line;
@@ -199,10 +235,10 @@ final class EthIndexCommand implements Runnable {
          * written as soon as it fills, so an interrupted build keeps every completed section and a rerun resumes
          * after it.
          */
-        private long appendFromNode(SectionIndexWriter writer) throws IOException {
+        private long appendFromNode(SectionIndexWriter writer, HttpService service, RetryPolicy retryPolicy)
+                throws IOException {
             PrintWriter err = spec.commandLine().getErr();
-            HttpService service = rpcOptions.http(rpcUrl);
-            HeaderReader headers = new HeaderReader(service, rpcOptions.retryPolicy(), batchSize, new ScanListener() {
+            HeaderReader headers = new HeaderReader(service, retryPolicy, batchSize, new ScanListener() {
                 @Override
                 public void onRetry(String call, int failure, Duration delay, String problem) {
                     err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(),

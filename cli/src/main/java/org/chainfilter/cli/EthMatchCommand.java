@@ -38,7 +38,7 @@ final class EthMatchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if ((bloomHex == null) == (bloomFile == null)) {
-            throw new IllegalArgumentException("give exactly one of --bloom and --bloom-file");
+            throw new UsageException("give exactly one of --bloom and --bloom-file");
         }
         String hex = bloomHex != null ? bloomHex
                 : CliInputs.readText(bloomFile, "--bloom-file", CliInputs.MAX_VALUE_FILE_BYTES);

@@ -13,11 +13,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.Checkpoint;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
                 + " whose logsBloom rules them out. Logs: JSON lines on stdout, in chain order. Progress and a summary"
                 + " (blocks skipped, false positives, bloom saturation) on stderr. With --checkpoint, a rerun resumes"
                 + " after the last block whose logs were printed. With --follow, keeps polling for new blocks; only"
-                + " blocks with --confirmations confirmations are ever reported.")
+                + " blocks with --confirmations confirmations are ever reported. Without --follow, a scan that"
+                + " ends before --to (the later blocks not yet confirmed) exits with status 3.")
 final class EthScanCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -131,6 +134,9 @@ final class EthScanCommand implements Callable<Integer> {
     public Integer call() {
         checkOptions();
         LogFilter filter = filterOptions.filter();
+        if (checkpointFile != null) {
+            checkCheckpointFilter(checkpointFile, filter);
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BlockScanner.Builder builder = BlockScanner.builder(rpcOptions.http(rpcUrl))
@@ -162,8 +168,13 @@ final class EthScanCommand implements Callable<Integer> {
         out.flush();
         err.println(summary.report());
         err.flush();
-        return 0;
+        // Short of --to (later blocks not yet confirmed, or none scanned at all): a status of its own, so that a
+        // script can tell a partial run from a complete one. The summary above says where it stopped.
+        return toBlock != null && summary.lastBlock() < toBlock ? EXIT_STOPPED_SHORT : 0;
     }
+
+    /** The exit status of a scan that ended before {@code --to}: the blocks after it are not yet confirmed. */
+    static final int EXIT_STOPPED_SHORT = 3;
 
     /**
      * Refuses, before the node is asked anything, the options the scanner would refuse in its own words (its
@@ -219,6 +230,19 @@ final class EthScanCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A checkpoint written for another filter is refused here, before the node is asked anything, in words that do
+     * not end with the advice to rerun with the same --checkpoint (the scanner's own refusal came back with it).
+     */
+    private static void checkCheckpointFilter(Path file, LogFilter filter) {
+        Optional<Checkpoint> saved = new FileCheckpointStore(file).load();
+        if (saved.isPresent() && !saved.get().filterFingerprint().equals(Checkpoint.fingerprint(filter))) {
+            throw new IllegalArgumentException("--checkpoint " + file + " was written for another filter (fingerprint "
+                    + saved.get().filterFingerprint() + ", this one " + Checkpoint.fingerprint(filter)
+                    + "); give a new --checkpoint file for a new filter");
+        }
+    }
+
     /** {@code --follow}: validates the follow options, then hands over to {@link EthScanFollow}. */
     private int follow(BlockScanner.Builder builder, LogFilter filter, PrintWriter out, PrintWriter err) {
         Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
@@ -248,7 +272,7 @@ final class EthScanCommand implements Callable<Integer> {
 
     private static void refuseWithoutFollow(String option, Object value) {
         if (value != null) {
-            throw new IllegalArgumentException(option + " " + value + " is given without --follow; it only"
+            throw new UsageException(option + " " + value + " is given without --follow; it only"
                     + " applies when following new blocks");
         }
     }

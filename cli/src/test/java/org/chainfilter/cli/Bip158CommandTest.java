@@ -62,6 +62,7 @@ class Bip158CommandTest {
                 + " given" + NL, run.err);
         CliRun both = CliRun.of("bip158", "build", "--block", BLOCK, "--block-file", "x");
         assertEquals("chainfilter: give exactly one of --block and --block-file" + NL, both.err);
+        assertEquals(2, both.status, both::toString);
     }
 
     @Test

@@ -93,7 +93,7 @@ class EthCommandTest {
                 withStdin("[1]", () -> CliRun.of("eth", "bloom")));
         CliRun notJson = withStdin("{", () -> CliRun.of("eth", "bloom"));
         assertEquals(1, notJson.status);
-        assertTrue(notJson.err.startsWith("chainfilter: not JSON: "), notJson::toString);
+        assertTrue(notJson.err.startsWith("chainfilter: stdin is not JSON (line 1, column 2): "), notJson::toString);
     }
 
     /**
@@ -148,8 +148,11 @@ class EthCommandTest {
         assertFailure("chainfilter: 5 --topic positions given; at most 4 are allowed" + NL,
                 CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", "*", "--topic", "*",
                         "--topic", "*", "--topic", "*"));
-        assertFailure("chainfilter: give exactly one of --bloom and --bloom-file" + NL,
-                CliRun.of("eth", "match", "--address", CONTRACT));
+        assertFailure("chainfilter: --topic '' is empty (position 1); give '*' (or 'null', as in JSON-RPC) for any"
+                + " topic" + NL, CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", ""));
+        CliRun neither = CliRun.of("eth", "match", "--address", CONTRACT);
+        assertEquals(2, neither.status, neither::toString);
+        assertEquals("chainfilter: give exactly one of --bloom and --bloom-file" + NL, neither.err);
     }
 
     /** A bad hex value names the option it came from: the bare "not a hex digit" did not say which. */

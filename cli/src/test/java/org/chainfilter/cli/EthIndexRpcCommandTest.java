@@ -160,6 +160,7 @@ class EthIndexRpcCommandTest {
         CliRun both = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
                 "--blooms", "x");
         assertEquals("chainfilter: give exactly one of --blooms and --rpc" + System.lineSeparator(), both.err);
+        assertEquals(2, both.status, both::toString);
         CliRun batch = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", chain.node().url(),
                 "--batch", "0");
         assertEquals("chainfilter: --batch is 0; it must be 1..1000" + System.lineSeparator(), batch.err);
@@ -171,5 +172,6 @@ class EthIndexRpcCommandTest {
                 "--confirmations", "3");
         assertEquals("chainfilter: --confirmations goes with --rpc; a file is read to its end"
                 + System.lineSeparator(), file.err);
+        assertEquals(2, file.status, file::toString);
     }
 }

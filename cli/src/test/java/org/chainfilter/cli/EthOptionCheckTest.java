@@ -13,6 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
+import org.chainfilter.ethbloom.scan.Checkpoint;
+import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,6 +113,52 @@ class EthOptionCheckTest {
         assertRefused("--to is -1; block numbers start at 0",
                 "eth", "index", "build", "--index", dir.resolve("new").toString(), "--rpc", url, "--to", "-1");
         assertFalse(Files.exists(dir.resolve("new")));
+    }
+
+    /**
+     * The transport options are checked before the index directory is created, and an index a failed first run
+     * created with no block in it is removed: a rerun may still choose its --first-block (a leftover index once
+     * refused it, "the index starts at block 0, not 5"). A node that cannot be reached fails the same way.
+     */
+    @Test
+    void aBuildThatAppendsNothingLeavesNoIndexBehind(@TempDir Path dir) throws IOException {
+        Path index = dir.resolve("index");
+        assertRefused("--retries is 0; it must be at least 1",
+                "eth", "index", "build", "--index", index.toString(), "--rpc", url, "--retries", "0");
+        assertFalse(Files.exists(index), "the index directory was created before --retries was checked");
+        assertRefused("--rpc-timeout is 0 seconds; it must be 1..3600",
+                "eth", "index", "build", "--index", index.toString(), "--rpc", url, "--rpc-timeout", "0");
+        assertFalse(Files.exists(index), "the index directory was created before --rpc-timeout was checked");
+        CliRun unreachable = CliRun.of("eth", "index", "build", "--index", index.toString(), "--rpc", url,
+                "--retries", "1", "--first-block", "5");
+        assertEquals(1, unreachable.status, unreachable::toString);
+        assertFalse(Files.exists(index), "an index with no block was left behind by a node that cannot be reached");
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "5 0x12 0x34 0x56\n");
+        assertRefused("line 1, HASH '0x12': hash is 1 bytes; it must be exactly 32 bytes",
+                "eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(), "--first-block", "5");
+        assertFalse(Files.exists(index), "an index with no block was left behind");
+        Files.write(bad, new byte[] {(byte) 0xff, (byte) 0xfe, ' ', '1', '\n'});
+        assertRefused("--blooms " + bad + " is not UTF-8 text",
+                "eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString());
+        assertFalse(Files.exists(index), "an index with no block was left behind");
+    }
+
+    /**
+     * A checkpoint of another filter is refused before the node is asked anything (the URL here has no node), and
+     * without the advice to rerun with the same --checkpoint, which could not help.
+     */
+    @Test
+    void aCheckpointOfAnotherFilterIsRefusedUpFront(@TempDir Path dir) {
+        Path file = dir.resolve("scan.checkpoint");
+        new FileCheckpointStore(file).save(new Checkpoint(5, "0x" + "ab".repeat(32),
+                Checkpoint.fingerprint(LogFilter.matchAll())));
+        String topic = "0x" + "22".repeat(32);
+        String fingerprint = Checkpoint.fingerprint(LogFilter.builder().topic(0, Hex.decode(topic)).build());
+        assertRefused("--checkpoint " + file + " was written for another filter (fingerprint "
+                + Checkpoint.fingerprint(LogFilter.matchAll()) + ", this one " + fingerprint
+                + "); give a new --checkpoint file for a new filter",
+                "eth", "scan", "--rpc", url, "--from", "0", "--topic", topic, "--checkpoint", file.toString());
     }
 
     @Test

@@ -200,11 +200,19 @@ class EthScanCommandTest {
         assertTrue(run.err.matches("(?s).*skipped by bloom \\d+ \\(by the index [1-9]\\d*\\).*"), run.err);
     }
 
+    /** Short of --to, the status is 3 (a script can tell a partial run from a complete one); without --to, 0. */
     @Test
     void staysTwelveBlocksBehindTheHeadByDefault() {
         CliRun run = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(chain.head() - 30),
                 "--to", Long.toString(chain.head()), "--topic", transfer(), "--quiet");
-        assertEquals(0, run.status, run::toString);
+        assertEquals(3, run.status, run::toString);
+        CliRun toTheConfirmedHead = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(chain.head() - 30), "--topic", transfer(), "--quiet");
+        assertEquals(0, toTheConfirmedHead.status, toTheConfirmedHead::toString);
+        CliRun nothing = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(chain.head()),
+                "--to", Long.toString(chain.head()), "--topic", transfer(), "--quiet");
+        assertEquals(3, nothing.status, nothing::toString);
+        assertTrue(nothing.err.contains("No block was scanned."), nothing.err);
         assertTrue(run.err.contains("scanned (19 blocks); head " + chain.head() + ", 12 confirmations; stopped short"
                 + " of the requested block " + chain.head() + " (not yet confirmed)"), run.err);
         assertEquals(anvilLogs(List.of(), transfer(), chain.head() - 30, chain.head() - 12), printed(run));

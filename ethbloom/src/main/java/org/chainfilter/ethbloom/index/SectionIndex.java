@@ -34,6 +34,9 @@ import org.chainfilter.ethbloom.LogFilter;
  * refused with an {@link IndexFormatException} naming the file and the fault.
  */
 public final class SectionIndex implements BitVectorSource {
+    /** The name of an index's metadata file in its directory ({@code index.meta}): its presence makes an index. */
+    public static final String META_FILE_NAME = SectionFormat.META_FILE;
+
     /** One vector's stored bytes, per query thread: queries stay allocation-free and thread-safe. */
     private static final ThreadLocal<byte[]> VECTOR_BYTES =
             ThreadLocal.withInitial(() -> new byte[SectionFormat.VECTOR_BYTES]);
