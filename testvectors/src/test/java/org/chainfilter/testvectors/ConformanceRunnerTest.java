@@ -3,6 +3,7 @@ package org.chainfilter.testvectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,35 @@ class ConformanceRunnerTest {
         assertEquals("malformed vector: vector 1 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); "
                 + "it is number 1.5", report.failures().get(0).detail());
     }
+
+    /**
+     * A vector that would check nothing is malformed, not passed: an eth-bloom-contains vector with neither present
+     * nor absent items, a bip37-merkleblock vector without the matched list the schema requires.
+     */
+    @Test
+    void aVectorThatChecksNothingIsMalformed() {
+        VectorFile bloomOnly = VectorFile.parse("c.json", "{\"suite\": \"eth-bloom-contains\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"bloom only\", \"bloom\": \"" + "00".repeat(256) + "\"}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(bloomOnly));
+        assertEquals("0 passed, 1 failed", report.summaryLine());
+        assertEquals("malformed vector: an eth-bloom-contains vector lists present or absent items, or both; this one"
+                + " lists neither", report.failures().get(0).detail());
+        VectorFile noMatched = VectorFile.parse("m.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"no matched\", \"filterload\": \"0000000000000000000000\","
+                + " \"block\": \"" + GENESIS_BLOCK + "\"}]}");
+        report = ChainfilterSuites.runner().run(List.of(noMatched));
+        assertEquals("0 passed, 1 failed", report.summaryLine());
+        assertTrue(report.failures().get(0).detail().startsWith("malformed vector: vector 1 ('no matched'): field"
+                + " 'matched'"), report.failures().get(0).detail());
+    }
+
+    /** Bitcoin's genesis block, serialized. */
+    private static final String GENESIS_BLOCK = "0100000000000000000000000000000000000000000000000000000000000000000000"
+            + "003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c01010000000100"
+            + "00000000000000000000000000000000000000000000000000000000000000ffffffff4d04ffff001d0104455468652054696d"
+            + "65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66207365636f6e64206261696c6f"
+            + "757420666f722062616e6b73ffffffff0100f2052a01000000434104678afdb0fe5548271967f1a67130b7105cd6a828e03909"
+            + "a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac00000000";
 
     @Test
     void unknownSuitesAreSkippedAndCounted() {
