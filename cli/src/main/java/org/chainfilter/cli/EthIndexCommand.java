@@ -151,7 +151,8 @@ final class EthIndexCommand implements Runnable {
             // The transport options too (--rpc-timeout, --rpc-max-response-bytes, --retries).
             HttpService service = rpcUrl == null ? null : rpcOptions.http(rpcUrl);
             RetryPolicy retryPolicy = rpcUrl == null ? null : rpcOptions.retryPolicy();
-            boolean created = !Files.exists(directory);
+            boolean directoryExisted = Files.exists(directory);
+            boolean created = !Files.exists(directory.resolve(SectionIndex.META_FILE_NAME));
             long appended = 0;
             try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
                 try {
@@ -161,7 +162,7 @@ final class EthIndexCommand implements Runnable {
                     if (created && writer.nextBlock() == firstBlock) {
                         // A run that failed before appending anything to the index it created (a refused first
                         // line, a node that cannot be reached) removes it, so a rerun may still choose --first-block.
-                        removeEmptyIndex();
+                        removeEmptyIndex(directoryExisted);
                     }
                     throw e;
                 }
@@ -171,9 +172,15 @@ final class EthIndexCommand implements Runnable {
             return 0;
         }
 
-        /** Deletes the index this run created with no block in it: its metadata file, then the directory if empty. */
-        private void removeEmptyIndex() throws IOException {
+        /**
+         * Deletes the index this run created with no block in it: its metadata file, then the directory if this run
+         * created it and it is empty.
+         */
+        private void removeEmptyIndex(boolean directoryExisted) throws IOException {
             Files.deleteIfExists(directory.resolve(SectionIndex.META_FILE_NAME));
+            if (directoryExisted) {
+                return;
+            }
             try (var left = Files.list(directory)) {
                 if (left.findAny().isEmpty()) {
                     Files.delete(directory);

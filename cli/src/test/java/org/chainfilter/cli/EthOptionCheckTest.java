@@ -2,6 +2,7 @@ package org.chainfilter.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -138,6 +139,13 @@ class EthOptionCheckTest {
         assertRefused("line 1, HASH '0x12': hash is 1 bytes; it must be exactly 32 bytes",
                 "eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(), "--first-block", "5");
         assertFalse(Files.exists(index), "an index with no block was left behind");
+        // Into a directory the user made beforehand: the directory stays, the index's metadata does not.
+        Files.createDirectory(index);
+        assertRefused("line 1, HASH '0x12': hash is 1 bytes; it must be exactly 32 bytes",
+                "eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString(), "--first-block", "5");
+        assertTrue(Files.isDirectory(index));
+        assertFalse(Files.exists(index.resolve("index.meta")), "an index with no block was left behind");
+        Files.delete(index);
         Files.write(bad, new byte[] {(byte) 0xff, (byte) 0xfe, ' ', '1', '\n'});
         assertRefused("--blooms " + bad + " is not UTF-8 text",
                 "eth", "index", "build", "--index", index.toString(), "--blooms", bad.toString());
