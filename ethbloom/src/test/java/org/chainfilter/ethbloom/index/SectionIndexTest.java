@@ -27,6 +27,13 @@ class SectionIndexTest {
     Path dir;
 
     /** The bloom whose bit k is set iff b % k == 0 (k = 1..2047): geth's synthetic vectors, as real header blooms. */
+    /** Appends blocks {@code from .. to-1} of the synthetic chain, each with its {@link #divisorBloom}. */
+    static void appendDivisorBlocks(SectionIndexWriter writer, long from, long to) {
+        for (long b = from; b < to; b++) {
+            SyntheticChain.append(writer, b, divisorBloom(b));
+        }
+    }
+
     static LogsBloom divisorBloom(long b) {
         byte[] bytes = new byte[256];
         for (int k = 1; k < 2048; k++) {
@@ -40,9 +47,7 @@ class SectionIndexTest {
     @Test
     void syntheticCasesThroughAnIndexOnDisk() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            for (long b = 0; b < 10_000; b++) {
-                SyntheticChain.append(writer, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(writer, 0, 10_000);
         }
         SectionIndex index = SectionIndex.open(dir);
         assertEquals(0, index.firstBlock());
@@ -111,9 +116,7 @@ class SectionIndexTest {
     @Test
     void interruptedBuildLeavesTheWrittenSectionsReadableAndResumes() throws IOException {
         SectionIndexWriter crashed = SectionIndexWriter.open(dir, 0);
-        for (long b = 0; b < 9_000; b++) {
-            SyntheticChain.append(crashed, b, divisorBloom(b));
-        }
+        appendDivisorBlocks(crashed, 0, 9_000);
         // No close: the partial third section is lost, as after a crash. A half-written temp file is left behind.
         Files.write(dir.resolve("section-0000000002.bits.tmp"), new byte[] {1, 2, 3});
         SectionIndex afterCrash = SectionIndex.open(dir);
@@ -121,16 +124,12 @@ class SectionIndexTest {
 
         try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
             assertEquals(8_192, resumed.nextBlock());
-            for (long b = 8_192; b < 9_000; b++) {
-                SyntheticChain.append(resumed, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(resumed, 8_192, 9_000);
         }
         // Resume again from a partial last section, which is reloaded and rewritten.
         try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
             assertEquals(9_000, resumed.nextBlock());
-            for (long b = 9_000; b < 13_000; b++) {
-                SyntheticChain.append(resumed, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(resumed, 9_000, 13_000);
         }
         assertDivisorIndex(13_000, 60, 10, 20, 30);
     }
@@ -154,9 +153,7 @@ class SectionIndexTest {
     @Test
     void aSectionWriteThatFailsTakesItsBlockBackSoItCanBeRetried() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            for (long b = 0; b < 4_095; b++) {
-                SyntheticChain.append(writer, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(writer, 0, 4_095);
             Path blocker = dir.resolve("section-0000000000.bits.tmp");
             Files.createDirectory(blocker);
             // The failed attempt carries other bits (those of block 0, which every divisor query matches).
@@ -165,9 +162,7 @@ class SectionIndexTest {
             assertTrue(e.getMessage().startsWith("cannot write section 0 in " + dir), e.getMessage());
             assertEquals(4_095, writer.nextBlock());
             Files.delete(blocker);
-            for (long b = 4_095; b < 9_000; b++) {
-                SyntheticChain.append(writer, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(writer, 4_095, 9_000);
         }
         assertDivisorIndex(9_000, 60, 10, 20, 30);
         assertDivisorIndex(9_000, 2_047, 2_047);
@@ -220,9 +215,7 @@ class SectionIndexTest {
     @Test
     void corruptFilesAreRefusedWithTheirFault() throws IOException {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            for (long b = 0; b < 5_000; b++) {
-                SyntheticChain.append(writer, b, divisorBloom(b));
-            }
+            appendDivisorBlocks(writer, 0, 5_000);
         }
         Path section0 = dir.resolve("section-0000000000.bits");
         byte[] good = Files.readAllBytes(section0);
