@@ -202,35 +202,33 @@ final class EthIndexCommand implements Runnable {
 
         private long appendLines(SectionIndexWriter writer, BufferedReader in) throws IOException {
             long appended = 0;
-            {
-                CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
-                        "--blooms " + bloomsFile);
-                String line;
-                while ((line = lines.next()) != null) {
-                    long lineNumber = lines.lineNumber();
-                    String text = line.strip();
-                    if (text.isEmpty() || text.startsWith("#")) {
-                        continue;
-                    }
-                    String[] fields = text.split("\\s+");
-                    if (fields.length != 4) {
-                        throw new IllegalArgumentException("line " + lineNumber + " has " + fields.length
-                                + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
-                    }
-                    long number = parseBlockNumber(fields[0], lineNumber);
-                    // A refusal of a field names it as the format does: a bare "not a hex digit" did not say which.
-                    String where = "line " + lineNumber + ", ";
-                    byte[] hash = CliInputs.hex(where + "HASH", fields[1], 32, "hash");
-                    byte[] parentHash = CliInputs.hex(where + "PARENTHASH", fields[2], 32, "parent hash");
-                    LogsBloom bloom = LogsBloom.fromBytes(
-                            CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
-                    try {
-                        writer.append(number, hash, parentHash, bloom);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage(), e);
-                    }
-                    appended++;
+            CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
+                    "--blooms " + bloomsFile);
+            String line;
+            while ((line = lines.next()) != null) {
+                long lineNumber = lines.lineNumber();
+                String text = line.strip();
+                if (text.isEmpty() || text.startsWith("#")) {
+                    continue;
                 }
+                String[] fields = text.split("\\s+");
+                if (fields.length != 4) {
+                    throw new IllegalArgumentException("line " + lineNumber + " has " + fields.length
+                            + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
+                }
+                long number = parseBlockNumber(fields[0], lineNumber);
+                // A refusal of a field names it as the format does: a bare "not a hex digit" did not say which.
+                String where = "line " + lineNumber + ", ";
+                byte[] hash = CliInputs.hex(where + "HASH", fields[1], 32, "hash");
+                byte[] parentHash = CliInputs.hex(where + "PARENTHASH", fields[2], 32, "parent hash");
+                LogsBloom bloom = LogsBloom.fromBytes(
+                        CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
+                try {
+                    writer.append(number, hash, parentHash, bloom);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage(), e);
+                }
+                appended++;
             }
             return appended;
         }
