@@ -1,5 +1,6 @@
 package org.chainfilter.ethbloom.scan;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Arrays;
@@ -9,6 +10,8 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
@@ -86,8 +89,10 @@ import org.web3j.protocol.core.methods.response.Log;
  * its parent (across batches too) and each batch's last block is read again after its logs and before any of them is
  * emitted, so a block skipped on a header of an abandoned fork is never passed over silently.
  *
- * <p>Instances are immutable and may be shared; each {@code scan} call has its own RPC session. A scan itself runs on
- * the calling thread.
+ * <p>Instances are immutable and may be shared. A scan runs on the calling thread. Each {@code scan} call learns the
+ * provider's limits (a refused batch size, a refused range span) afresh; a caller that scans again and again (a
+ * follow that scans each new batch as it comes) uses one {@link Session}, which keeps what its scans learned and can
+ * be cancelled from another thread.
  */
 public final class BlockScanner {
     /**
@@ -143,6 +148,64 @@ public final class BlockScanner {
      * @throws IllegalArgumentException on a negative {@code fromBlock} or an end below it
      */
     public ScanSummary scan(LogFilter filter, long fromBlock, long toBlockInclusive, Consumer<? super Log> consumer) {
+        return session().scan(filter, fromBlock, toBlockInclusive, consumer);
+    }
+
+    /** A new {@link Session}: scans that share what they learn of the provider, and a way to cancel them. */
+    public Session session() {
+        return new Session();
+    }
+
+    /**
+     * Scans by this scanner, one after the other on one thread, that share what they learn of the provider's limits:
+     * a batch size the provider refused, a range span it refused or could not answer in time, that log queries go
+     * alone. A follow that scans each new batch of blocks as it comes learns a limit once, not on every pass.
+     *
+     * <p>{@link #cancel} may be called from any thread: from then on no JSON-RPC call is sent or retried, and a wait
+     * before a retry ends at once; the scan in progress (or the next) throws {@link ScanCancelledException}. A call
+     * already in flight ends as the transport ends it (its call timeout, or a cancellation of the transport's own).
+     * The logs of a batch are emitted only after all its calls were answered, so a cancelled scan has emitted and
+     * checkpointed whole blocks only, and a new scan with the same checkpoint resumes without a gap or a repeat.
+     */
+    public final class Session {
+        private final RpcSession.Limits limits = new RpcSession.Limits(headerBatchSize, maxLogRangeBlocks);
+        private final CountDownLatch cancelled = new CountDownLatch(1);
+
+        private Session() {
+        }
+
+        /**
+         * {@link BlockScanner#scan}, with the limits this session's earlier scans learned.
+         *
+         * @throws ScanCancelledException if the session is cancelled before or during the scan
+         */
+        public ScanSummary scan(LogFilter filter, long fromBlock, long toBlockInclusive,
+                                Consumer<? super Log> consumer) {
+            return BlockScanner.this.scan(new RpcSession(service, retryPolicy, this::sleep, listener, limits,
+                    this::isCancelled), filter, fromBlock, toBlockInclusive, consumer);
+        }
+
+        /** Stops this session's scans: no call is sent or retried from now on. Idempotent; any thread. */
+        public void cancel() {
+            cancelled.countDown();
+        }
+
+        public boolean isCancelled() {
+            return cancelled.getCount() == 0;
+        }
+
+        /** The wait before a retry: the builder's sleeper (tests), else a wait that {@link #cancel} ends. */
+        private void sleep(Duration delay) throws InterruptedException {
+            if (sleeper != null) {
+                sleeper.sleep(delay);
+            } else {
+                cancelled.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private ScanSummary scan(RpcSession rpc, LogFilter filter, long fromBlock, long toBlockInclusive,
+                             Consumer<? super Log> consumer) {
         Objects.requireNonNull(filter, "filter");
         Objects.requireNonNull(consumer, "consumer");
         if (fromBlock < 0) {
@@ -152,7 +215,6 @@ public final class BlockScanner {
             throw new IllegalArgumentException(
                     "toBlock " + toBlockInclusive + " is below fromBlock " + fromBlock);
         }
-        RpcSession rpc = new RpcSession(service, retryPolicy, sleeper, listener, headerBatchSize, maxLogRangeBlocks);
         long head = rpc.blockNumber();
         long end = Math.min(toBlockInclusive, head - confirmations);
         String fingerprint = Checkpoint.fingerprint(filter);
@@ -569,7 +631,8 @@ public final class BlockScanner {
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
         private CheckpointStore checkpoints = CheckpointStore.none();
         private ScanListener listener = ScanListener.NONE;
-        private RpcSession.Sleeper sleeper = delay -> Thread.sleep(delay.toMillis());
+        /** Null: a session waits on its own, a wait that {@link Session#cancel} ends. */
+        private RpcSession.Sleeper sleeper;
         private SectionIndex index;
 
         private Builder(Web3jService service) {

@@ -32,7 +32,7 @@ public final class HeaderReader {
         }
         this.session = new RpcSession(Objects.requireNonNull(service, "service"),
                 Objects.requireNonNull(retryPolicy, "retryPolicy"), delay -> Thread.sleep(delay.toMillis()),
-                Objects.requireNonNull(listener, "listener"), batchSize, 1);
+                Objects.requireNonNull(listener, "listener"), new RpcSession.Limits(batchSize, 1), () -> false);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -35,7 +36,8 @@ import org.web3j.protocol.core.methods.response.Log;
  * The JSON-RPC side of one scan: batched calls, bounded retries with backoff, batches halved when a provider refuses a
  * batch or when this client's own timeout cuts a batch of headers off twice in a row, and {@code eth_getLogs} ranges
  * split in half when a provider refuses a range or when this client's own timeout cuts the range off twice. Not
- * thread-safe; one per scan, so that what it learns about a provider's limits lasts for that scan.
+ * thread-safe; one per scan, its counts that scan's, while what it learns about a provider's limits ({@link Limits})
+ * lasts for every scan of the {@link BlockScanner.Session}. Once the scan is cancelled, no call is sent or retried.
  */
 final class RpcSession {
     /** Waits between retries; tests replace it to run without sleeping. */
@@ -104,30 +106,49 @@ final class RpcSession {
     private final RetryPolicy retryPolicy;
     private final Sleeper sleeper;
     private final ScanListener listener;
-    /** The most calls in one JSON-RPC batch: halved when the provider refuses a batch, for every later batch. */
-    private int batchSize;
-    /**
-     * The most {@code eth_getBlockByNumber} calls in one batch, at most {@link #batchSize}: halved also when this
-     * client's timeout cuts a batch of headers off, which says the headers are too slow for the node, not that log
-     * queries should go in smaller batches (those have their own answer to timeouts, {@link #logCallsAlone}).
-     */
-    private int headerBatchSize;
-    private long maxLogSpan;
-    /** Set once a batch of {@code eth_getLogs} calls timed out: from then on each goes in a request of its own. */
-    private boolean logCallsAlone;
+    /** What this session has learned of the provider's limits, shared with the sessions before and after it. */
+    private final Limits limits;
+    /** Whether the scan was cancelled: no call is sent or retried once it is. */
+    private final BooleanSupplier cancelled;
+    /** Whether the node has answered any call of this session (an answer, or an error it sent back). */
+    private boolean answered;
     private long retries;
     private long rangeSplits;
     private long batchHalvings;
 
-    RpcSession(Web3jService service, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, int batchSize,
-               long maxLogSpan) {
+    RpcSession(Web3jService service, RetryPolicy retryPolicy, Sleeper sleeper, ScanListener listener, Limits limits,
+               BooleanSupplier cancelled) {
         this.service = service;
         this.retryPolicy = retryPolicy;
         this.sleeper = sleeper;
         this.listener = listener;
-        this.batchSize = batchSize;
-        this.headerBatchSize = batchSize;
-        this.maxLogSpan = maxLogSpan;
+        this.limits = limits;
+        this.cancelled = cancelled;
+    }
+
+    /**
+     * What a provider was found to accept, kept from one session to the next (the scans of one
+     * {@link BlockScanner.Session}, the reads of one {@link HeaderReader}) so that a limit is learned once, not once per
+     * scan. Used by one thread at a time.
+     */
+    static final class Limits {
+        /** The most calls in one JSON-RPC batch: halved when the provider refuses a batch, for every later batch. */
+        private int batchSize;
+        /**
+         * The most {@code eth_getBlockByNumber} calls in one batch, at most {@link #batchSize}: halved also when this
+         * client's timeout cuts a batch of headers off, which says the headers are too slow for the node, not that
+         * log queries should go in smaller batches (those have their own answer to timeouts, {@link #logCallsAlone}).
+         */
+        private int headerBatchSize;
+        private long maxLogSpan;
+        /** Set once a batch of {@code eth_getLogs} calls timed out: from then on each goes in a request of its own. */
+        private boolean logCallsAlone;
+
+        Limits(int batchSize, long maxLogSpan) {
+            this.batchSize = batchSize;
+            this.headerBatchSize = batchSize;
+            this.maxLogSpan = maxLogSpan;
+        }
     }
 
     long retries() {
@@ -191,7 +212,7 @@ final class RpcSession {
         // Batches cut off as a whole since a batch was last answered or halved.
         int batchTimeouts = 0;
         while (!pending.isEmpty()) {
-            List<Long> numbers = take(pending, Math.min(batchSize, headerBatchSize));
+            List<Long> numbers = take(pending, Math.min(limits.batchSize, limits.headerBatchSize));
             List<Request<?, EthBlock>> requests = new ArrayList<>(numbers.size());
             for (long n : numbers) {
                 requests.add(header(n));
@@ -206,8 +227,8 @@ final class RpcSession {
                     pending.addFirst(numbers.get(i));
                 }
                 if (++batchTimeouts >= timeoutsBeforeSmaller()) {
-                    headerBatchSize = Math.max(1, numbers.size() / 2);
-                    batchHalved(numbers.size(), headerBatchSize, asMadeSmaller(timedOut));
+                    limits.headerBatchSize = Math.max(1, numbers.size() / 2);
+                    batchHalved(numbers.size(), limits.headerBatchSize, asMadeSmaller(timedOut));
                     batchTimeouts = 0;
                     attempts.succeeded();
                 } else {
@@ -290,7 +311,7 @@ final class RpcSession {
         boolean probing = false;
         Map<BlockRange, Integer> timeouts = new HashMap<>();
         while (!pending.isEmpty()) {
-            List<BlockRange> batch = probing || logCallsAlone ? List.of(pending.poll()) : takeQueries(pending);
+            List<BlockRange> batch = probing || limits.logCallsAlone ? List.of(pending.poll()) : takeQueries(pending);
             List<Request<?, ? extends Response<?>>> requests = new ArrayList<>(2 * batch.size());
             for (BlockRange range : batch) {
                 requests.add(range.blockHash == null ? header(range.last) : headerByHash(range.blockHash));
@@ -344,12 +365,12 @@ final class RpcSession {
                             refused = true;
                         } else if (outcome.status == Status.BATCH_TIMED_OUT && timeoutsBeforeSmaller() == 1) {
                             // No retry allowed: the calls go alone at once, as a halving costs no attempt.
-                            logCallsAlone = true;
+                            limits.logCallsAlone = true;
                             pending.addFirst(range);
                         } else {
                             if (outcome.status == Status.BATCH_TIMED_OUT) {
                                 timeouts.merge(range, 1, Integer::sum);
-                                logCallsAlone = true;
+                                limits.logCallsAlone = true;
                             }
                             problem = range + ": " + timedOut + (splittable ? "" : "; " + unsplittable("block"));
                             pending.addFirst(range);
@@ -470,7 +491,7 @@ final class RpcSession {
         List<BlockRange> taken = new ArrayList<>();
         int calls = 0;
         while (!pending.isEmpty()) {
-            if (!taken.isEmpty() && calls + 2 > batchSize) {
+            if (!taken.isEmpty() && calls + 2 > limits.batchSize) {
                 break;
             }
             taken.add(pending.poll());
@@ -484,7 +505,7 @@ final class RpcSession {
      * listener, and puts {@code range} back in front of {@code pending}, to be cut to the new span.
      */
     private void split(BlockRange range, String problem, ArrayDeque<BlockRange> pending) {
-        maxLogSpan = Math.min(maxLogSpan, range.span() / 2);
+        limits.maxLogSpan = Math.min(limits.maxLogSpan, range.span() / 2);
         rangeSplits++;
         listener.onRangeSplit(range.first, range.last, problem);
         pending.addFirst(range);
@@ -492,12 +513,12 @@ final class RpcSession {
 
     /** {@code range} in pieces of at most the span the provider accepts; a block asked for by hash as it is. */
     private List<BlockRange> cut(BlockRange range) {
-        if (range.blockHash != null || range.span() <= maxLogSpan) {
+        if (range.blockHash != null || range.span() <= limits.maxLogSpan) {
             return List.of(range);
         }
         List<BlockRange> pieces = new ArrayList<>();
-        for (long first = range.first; first <= range.last; first += maxLogSpan) {
-            pieces.add(new BlockRange(first, Math.min(range.last, first + maxLogSpan - 1)));
+        for (long first = range.first; first <= range.last; first += limits.maxLogSpan) {
+            pieces.add(new BlockRange(first, Math.min(range.last, first + limits.maxLogSpan - 1)));
         }
         return pieces;
     }
@@ -620,11 +641,17 @@ final class RpcSession {
      * other transient failures ({@link Status#TIMED_OUT}, {@link Status#BATCH_TIMED_OUT}), for {@link #logs} to split.
      */
     private List<Outcome> round(List<? extends Request<?, ? extends Response<?>>> requests) {
+        if (cancelled.getAsBoolean()) {
+            throw new ScanCancelledException("the scan was cancelled before " + requests.get(0).getMethod()
+                    + " was sent");
+        }
         List<Outcome> outcomes = new ArrayList<>(requests.size());
-        if (batchSize == 1 || requests.size() == 1) {
+        if (limits.batchSize == 1 || requests.size() == 1) {
             for (Request<?, ? extends Response<?>> request : requests) {
                 try {
-                    outcomes.add(outcomeOf(request.send()));
+                    Response<?> response = request.send();
+                    answered = true;
+                    outcomes.add(outcomeOf(response));
                 } catch (IOException | RuntimeException e) {
                     Kind kind = ProviderErrors.classify(e);
                     outcomes.add(new Outcome(kind == Kind.TRANSIENT && ProviderErrors.isClientTimeout(e)
@@ -668,6 +695,7 @@ final class RpcSession {
             }
             return outcomes;
         }
+        answered = true;
         Map<Long, Response<?>> byId = new HashMap<>();
         String refusal = null;
         for (Response<?> response : answer.getResponses()) {
@@ -727,8 +755,8 @@ final class RpcSession {
      * Halves the batch size for the rest of the session (the provider refused a batch of {@code calls}) and says so.
      */
     private void halveBatch(int calls, String problem) {
-        batchSize = Math.max(1, calls / 2);
-        batchHalved(calls, batchSize, problem);
+        limits.batchSize = Math.max(1, calls / 2);
+        batchHalved(calls, limits.batchSize, problem);
     }
 
     /** Counts a halving, of any batch size, and tells the listener. */
@@ -776,9 +804,13 @@ final class RpcSession {
         void failed(String problem) {
             failures++;
             if (failures >= retryPolicy.maxAttempts()) {
-                throw new ScanException(call + (failures == 1 ? " failed once" : " failed " + failures
+                throw new RetriesExhaustedException(call + (failures == 1 ? " failed once" : " failed " + failures
                         + " times in a row") + " (retry limit "
-                        + retryPolicy.maxAttempts() + "); last error: " + problem);
+                        + retryPolicy.maxAttempts() + "); last error: " + problem, answered);
+            }
+            if (cancelled.getAsBoolean()) {
+                throw new ScanCancelledException(call + " was not retried: the scan was cancelled; last error: "
+                        + problem);
             }
             retries++;
             Duration delay = retryPolicy.backoffBeforeRetry(failures);

@@ -1,0 +1,191 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.chainfilter.ethbloom.LogFilter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.web3j.protocol.core.BatchRequest;
+import org.web3j.protocol.core.BatchResponse;
+import org.web3j.protocol.core.Request;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.http.HttpService;
+
+/**
+ * {@link BlockScanner.Session}: the scans of one session share what they learned of the provider's limits, and a
+ * cancelled session sends and retries nothing, not even after a wait before a retry that has begun.
+ */
+class BlockScannerSessionTest {
+    private static final LogFilter ADDRESS_1_OR_3 = LogFilter.builder()
+            .address(FakeProvider.address(1), FakeProvider.address(3)).build();
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final FakeProvider provider = new FakeProvider(FakeProvider.chain(300, 11));
+
+    @AfterEach
+    void stop() {
+        provider.close();
+    }
+
+    private BlockScanner.Builder scanner() {
+        return BlockScanner.builder(new HttpService(provider.url()))
+                .retryPolicy(RetryPolicy.of(5, Duration.ofMillis(1), Duration.ofMillis(1)));
+    }
+
+    private List<String> expected(LogFilter filter, long from, long to) {
+        List<String> logs = new ArrayList<>();
+        for (int n = (int) from; n <= to; n++) {
+            List<FakeProvider.FakeLog> blockLogs = provider.chain.get(n).logs;
+            for (int i = 0; i < blockLogs.size(); i++) {
+                if (filter.matches(blockLogs.get(i).address(), blockLogs.get(i).topics())) {
+                    logs.add(n + "/" + i);
+                }
+            }
+        }
+        return logs;
+    }
+
+    @Test
+    void theScansOfASessionLearnARefusedBatchSizeOnceWhereSeparateScansLearnItEachTime() {
+        provider.maxBatch = 10;
+        BlockScanner scanner = scanner().headerBatchSize(100).build();
+        BlockScanner.Session session = scanner.session();
+        List<String> logs = new ArrayList<>();
+        ScanSummary first = session.scan(ADDRESS_1_OR_3, 0, 149, log -> logs.add(log.getBlockNumber() + "/"
+                + log.getLogIndex()));
+        assertEquals(4, first.batchHalvings(), "100 → 50 → 25 → 12 → 6");
+        provider.batchSizes.clear();
+        ScanSummary second = session.scan(ADDRESS_1_OR_3, 150, 299, log -> logs.add(log.getBlockNumber() + "/"
+                + log.getLogIndex()));
+        assertEquals(0, second.batchHalvings(), second::report);
+        assertTrue(provider.batchSizes.stream().allMatch(size -> size <= 6), provider.batchSizes::toString);
+        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+
+        assertEquals(4, scanner.scan(ADDRESS_1_OR_3, 0, 149, log -> { }).batchHalvings());
+        assertEquals(4, scanner.scan(ADDRESS_1_OR_3, 150, 299, log -> { }).batchHalvings(),
+                "a scan outside a session starts from the builder's batch size");
+    }
+
+    @Test
+    void theScansOfASessionLearnARefusedRangeSpanOnce() {
+        provider.limitLogRange(4, -32005, "query returned more than 10000 results. Try with this block range"
+                + " [0x1, 0x4].");
+        BlockScanner.Session session = scanner().byHashMaxRun(0).build().session();
+        ScanSummary first = session.scan(LogFilter.matchAll(), 0, 99, log -> { });
+        assertTrue(first.rangeSplits() > 0, first::report);
+        int refused = provider.refusedRanges.get();
+        List<String> logs = new ArrayList<>();
+        ScanSummary second = session.scan(LogFilter.matchAll(), 100, 299, log -> logs.add(log.getBlockNumber() + "/"
+                + log.getLogIndex()));
+        assertEquals(0, second.rangeSplits(), second::report);
+        assertEquals(refused, provider.refusedRanges.get(), "no range refused in the second scan");
+        assertEquals(expected(LogFilter.matchAll(), 100, 299), logs);
+    }
+
+    @Test
+    void aCancelledSessionSendsNothing() {
+        AtomicInteger calls = new AtomicInteger();
+        HttpService counting = new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                calls.incrementAndGet();
+                return super.send(request, type);
+            }
+
+            @Override
+            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
+                calls.incrementAndGet();
+                return super.sendBatch(batch);
+            }
+        };
+        BlockScanner.Session session = BlockScanner.builder(counting).build().session();
+        session.scan(ADDRESS_1_OR_3, 0, 9, log -> { });
+        int before = calls.get();
+        session.cancel();
+        assertTrue(session.isCancelled());
+        ScanCancelledException e = assertThrows(ScanCancelledException.class,
+                () -> session.scan(ADDRESS_1_OR_3, 10, 19, log -> { }));
+        assertEquals("the scan was cancelled before eth_blockNumber was sent", e.getMessage());
+        assertEquals(before, calls.get());
+    }
+
+    /**
+     * A node that refuses connections, a policy that waits an hour before its first retry: cancelling ends the wait
+     * and the scan at once, with the failure it had, instead of an hour later.
+     */
+    @Test
+    void cancelEndsAWaitBeforeARetryAndRetriesNothing() throws Exception {
+        String url;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            url = "http://127.0.0.1:" + socket.getLocalPort();
+        }
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicInteger retries = new AtomicInteger();
+        BlockScanner.Session session = BlockScanner.builder(new HttpService(url))
+                .retryPolicy(RetryPolicy.of(7, Duration.ofHours(1), Duration.ofHours(1)))
+                .listener(new ScanListener() {
+                    @Override
+                    public void onRetry(String call, int failure, Duration delay, String problem) {
+                        retries.incrementAndGet();
+                        waiting.countDown();
+                    }
+                }).build().session();
+        CompletableFuture<ScanSummary> scan = CompletableFuture.supplyAsync(
+                () -> session.scan(ADDRESS_1_OR_3, 0, 9, log -> { }));
+        assertTrue(waiting.await(WAIT.toSeconds(), TimeUnit.SECONDS), "no retry announced");
+        session.cancel();
+        ExecutionException failed = assertThrows(ExecutionException.class,
+                () -> scan.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        ScanCancelledException e = assertInstanceOf(ScanCancelledException.class, failed.getCause());
+        assertEquals("the scan was cancelled before eth_blockNumber was sent", e.getMessage());
+        assertEquals(1, retries.get());
+    }
+
+    /** Retries exhausted on transient failures are a {@link RetriesExhaustedException}, which a follow may wait out. */
+    @Test
+    void retriesRunOutAsTheirOwnKindOfScanException() throws IOException {
+        String url;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            url = "http://127.0.0.1:" + socket.getLocalPort();
+        }
+        List<Duration> sleeps = new ArrayList<>();
+        RetriesExhaustedException e = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(new HttpService(url)).retryPolicy(RetryPolicy.of(3, Duration.ofMillis(5),
+                        Duration.ofMillis(5))).sleeper(sleeps::add).build().scan(ADDRESS_1_OR_3, 0, 9, log -> { }));
+        assertTrue(e.getMessage().startsWith("eth_blockNumber failed 3 times in a row (retry limit 3); last error: "),
+                e.getMessage());
+        assertFalse(e.nodeAnswered(), "nothing listens on the port");
+        assertEquals(List.of(Duration.ofMillis(5), Duration.ofMillis(5)), sleeps);
+
+        HttpService noLogs = new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (request.getMethod().equals("eth_getLogs")) {
+                    throw new IOException("connection reset");
+                }
+                return super.send(request, type);
+            }
+        };
+        RetriesExhaustedException logsFail = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(noLogs).headerBatchSize(1).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(5),
+                        Duration.ofMillis(5))).sleeper(sleeps::add).build().scan(LogFilter.matchAll(), 0, 9,
+                                log -> { }));
+        assertTrue(logsFail.getMessage().startsWith("eth_getLogs failed 2 times in a row"), logsFail.getMessage());
+        assertTrue(logsFail.nodeAnswered(), "the head and the headers were answered");
+    }
+}
