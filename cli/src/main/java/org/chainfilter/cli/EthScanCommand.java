@@ -139,7 +139,8 @@ final class EthScanCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        BlockScanner.Builder builder = BlockScanner.builder(rpcOptions.http(rpcUrl))
+        RpcTransport.Service service = rpcOptions.http(rpcUrl);
+        BlockScanner.Builder builder = BlockScanner.builder(service)
                 .headerBatchSize(batch)
                 .maxLogRangeBlocks(maxLogRange).byHashMaxRun(byHashMaxRun).confirmations(confirmations)
                 .retryPolicy(rpcOptions.retryPolicy())
@@ -151,7 +152,7 @@ final class EthScanCommand implements Callable<Integer> {
             builder.sectionIndex(SectionIndex.open(indexDirectory));
         }
         if (follow) {
-            return follow(builder, filter, out, err);
+            return follow(builder, service, filter, out, err);
         }
         refuseWithoutFollow("--poll-interval", pollInterval);
         refuseWithoutFollow("--until-block", untilBlock);
@@ -244,7 +245,8 @@ final class EthScanCommand implements Callable<Integer> {
     }
 
     /** {@code --follow}: validates the follow options, then hands over to {@link EthScanFollow}. */
-    private int follow(BlockScanner.Builder builder, LogFilter filter, PrintWriter out, PrintWriter err) {
+    private int follow(BlockScanner.Builder builder, RpcTransport.Service service, LogFilter filter, PrintWriter out,
+                       PrintWriter err) {
         Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
         if (untilBlock != null && untilBlock < fromBlock) {
             throw new IllegalArgumentException("--until-block " + untilBlock + " is below --from " + fromBlock);
@@ -267,7 +269,7 @@ final class EthScanCommand implements Callable<Integer> {
         BlockScanner scanner = builder.checkpoints(checkpoints).build();
         return new EthScanFollow(scanner, checkpoints, filter, fromBlock, toBlock,
                 untilBlock == null ? Long.MAX_VALUE : untilBlock, maxNewBlocks, batch, confirmations, interval, out,
-                err, rpcOptions::namingTheTimeout).run();
+                err, rpcOptions::namingTheTimeout, service::cancelCalls, Runtime.getRuntime()::halt).run();
     }
 
     private static void refuseWithoutFollow(String option, Object value) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +16,8 @@ import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.Checkpoint;
 import org.chainfilter.ethbloom.scan.CheckpointAheadOfHeadException;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
+import org.chainfilter.ethbloom.scan.RetriesExhaustedException;
+import org.chainfilter.ethbloom.scan.ScanCancelledException;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.web3j.protocol.core.methods.response.Log;
@@ -31,14 +34,24 @@ import org.web3j.protocol.core.methods.response.Log;
  * exactly as a resumed {@code eth scan} would. Blocks within the confirmation depth are never read, so a shallower
  * reorganisation is never seen at all. A head reported below the checkpointed block (a load-balanced provider
  * answering from a node that lags) is not an error here: the pass is skipped and the head polled again. Keeping a
- * pass to one batch is what lets a stop request finish "the current batch" and no more.
+ * pass to one batch bounds what a pass prints between two checks of a stop request. The passes share one
+ * {@link BlockScanner.Session}, so a limit the provider stated (a batch size, a range span) is learned once.
+ *
+ * <p>A node that stops answering after the follow has once scanned (retries exhausted on transient failures: the node
+ * restarting, a network outage, a provider's 5xx) does not end it: the follow says so once, polls again every
+ * interval, and says when the node answers again. Nothing was emitted of a failed pass, so nothing is lost or
+ * repeated. A node that fails before the first pass has finished ends the follow, as a wrong {@code --rpc} would.
  *
  * <p>Output: each log is flushed as it is printed; once stdout is closed (its reader, e.g. {@code head -n1}, gone) the
  * follow ends with an error before the scanner checkpoints the block whose log was lost.
  *
- * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop and waits, at most {@link #STOP_GRACE}, for
- * the batch in progress to be printed and checkpointed; the loop then prints the summary and the last scanned block,
- * so that {@code --from last+1}, or the same {@code --checkpoint}, continues without a gap or a repeat.
+ * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop, cancels the scanner's session (no call
+ * is sent or retried after it, a wait before a retry ends) and the calls in flight, and waits, at most
+ * {@link #STOP_GRACE}, for the loop to end: a block whose logs are being printed is finished and checkpointed, a batch
+ * still waiting for the node is abandoned (nothing of it was printed). The loop then prints the summary and the last
+ * scanned block, read from the checkpoint, so that {@code --from last+1}, or the same {@code --checkpoint}, continues
+ * without a gap or a repeat. If the batch in progress failed instead (the node refused it), the error is printed and
+ * the process exits with {@link ErrorHandler#FAILURE}, not with the signal's status.
  */
 final class EthScanFollow {
     /** The shortest poll interval accepted: faster polling only loads the node. */
@@ -63,10 +76,14 @@ final class EthScanFollow {
     private final PrintWriter out;
     private final PrintWriter err;
     private final UnaryOperator<String> scanFailureWording;
+    private final BlockScanner.Session session;
+    private final Runnable cancelCallsInFlight;
+    private final IntConsumer halt;
 
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile long lastScannedBlock;
+    private volatile int exitStatus;
 
     /**
      * @param scanner         configured with {@code checkpoints} as its store
@@ -76,11 +93,19 @@ final class EthScanFollow {
      * @param maxNewBlocks    blocks after the initial range to scan before stopping, or null for no limit
      * @param scanFailureWording applied to the scanner's message when it fails: the command names its options there
      *                           ({@link RpcTransport.Options#namingTheTimeout})
+     * @param cancelCallsInFlight run by the shutdown hook: ends the transport's calls in flight (the scanner's own
+     *                            cancellation stops only new calls and retries)
+     * @param halt                run by the shutdown hook with the loop's exit status when that is a failure
+     *                            ({@link Runtime#halt} in the command: the signal's status would hide the failure)
      */
     EthScanFollow(BlockScanner scanner, CheckpointStore checkpoints, LogFilter filter, long fromBlock,
                   Long initialRangeEnd, long untilBlock, Long maxNewBlocks, int batchBlocks, int confirmations,
-                  Duration pollInterval, PrintWriter out, PrintWriter err, UnaryOperator<String> scanFailureWording) {
+                  Duration pollInterval, PrintWriter out, PrintWriter err, UnaryOperator<String> scanFailureWording,
+                  Runnable cancelCallsInFlight, IntConsumer halt) {
         this.scanner = scanner;
+        this.session = scanner.session();
+        this.cancelCallsInFlight = cancelCallsInFlight;
+        this.halt = halt;
         this.checkpoints = checkpoints;
         this.filter = filter;
         this.fromBlock = fromBlock;
@@ -121,15 +146,16 @@ final class EthScanFollow {
      * error. Installs, and on return removes, the shutdown hook.
      */
     int run() {
-        Thread hook = new Thread(this::stopFromShutdownHook, "chainfilter-eth-scan-follow-stop");
+        Thread hook = new Thread(this::shutdownHook, "chainfilter-eth-scan-follow-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             follow();
             return 0;
         } catch (RuntimeException e) {
             // Printed here, before the latch below is released: during Ctrl-C the shutdown hook returns as soon as it
-            // is, the JVM may then halt before picocli's handler prints, and the exit status (130, 143) says nothing.
+            // is, and the JVM may then halt before picocli's handler prints.
             ErrorHandler.report(e, err);
+            exitStatus = ErrorHandler.FAILURE;
             return ErrorHandler.FAILURE;
         } finally {
             finished.countDown();
@@ -162,6 +188,7 @@ final class EthScanFollow {
         String reason;
         Consumer<Log> printer = EthScanCommand.printer(out, !(checkpoints instanceof MemoryCheckpointStore));
         boolean waitingForHead = false;
+        Outage outage = new Outage();
         try {
             while (true) {
                 if (stopRequested.getCount() == 0) {
@@ -175,7 +202,26 @@ final class EthScanFollow {
                 long end = Math.min(until, saturatedSum(next, batchBlocks - 1L));
                 ScanSummary pass;
                 try {
-                    pass = scanner.scan(filter, fromBlock, end, printer);
+                    pass = session.scan(filter, fromBlock, end, printer);
+                } catch (ScanCancelledException cancelled) {
+                    next = catchUpWithCheckpoint();
+                    reason = "stopped by a signal";
+                    break;
+                } catch (RetriesExhaustedException failure) {
+                    String said = outage.failed(failure);
+                    // A pass of a batch emits nothing until the node has answered all of it, but a pass across
+                    // index sections may have emitted its first sections.
+                    next = catchUpWithCheckpoint();
+                    if (said != null) {
+                        err.printf(Locale.ROOT, "%s (%s); still following, %s; next try in %s%n", said,
+                                scanFailureWording.apply(failure.getMessage()), lastScanned(), describe(pollInterval));
+                        err.flush();
+                    }
+                    if (awaitStop(pollInterval)) {
+                        reason = "stopped by a signal";
+                        break;
+                    }
+                    continue;
                 } catch (CheckpointAheadOfHeadException behind) {
                     // Behind a load balancer eth_blockNumber may come from a node a few blocks behind the one that
                     // served the checkpointed block: not caught up yet. Nothing was printed, the checkpoint is as it
@@ -193,6 +239,12 @@ final class EthScanFollow {
                     continue;
                 }
                 waitingForHead = false;
+                long failedPasses = outage.passed();
+                if (failedPasses > 0) {
+                    err.printf(Locale.ROOT, "the node answers again, after %d failed %s%n", failedPasses,
+                            failedPasses == 1 ? "pass" : "passes");
+                    err.flush();
+                }
                 total = combined(total == null ? nothingBefore(pass) : total, pass);
                 lastScannedBlock = pass.lastBlock();
                 next = pass.lastBlock() + 1;
@@ -208,6 +260,7 @@ final class EthScanFollow {
             }
         } catch (ScanException e) {
             out.flush();
+            catchUpWithCheckpoint();
             throw failed(e);
         }
         out.flush();
@@ -225,6 +278,20 @@ final class EthScanFollow {
     private IllegalStateException failed(ScanException e) {
         return new IllegalStateException(scanFailureWording.apply(e.getMessage()) + " (follow: " + lastScanned() + ")",
                 e);
+    }
+
+    /**
+     * After a pass that ended early: the last scanned block is the checkpoint's, which a pass across index sections
+     * moves on section by section, and a pass ended by a log that did not get out leaves before that log's block.
+     * Returns the next block.
+     */
+    private long catchUpWithCheckpoint() {
+        try {
+            checkpoints.load().ifPresent(saved -> lastScannedBlock = Math.max(lastScannedBlock, saved.nextBlock() - 1));
+        } catch (ScanException unreadable) {
+            // The pass's own failure says more; the last block known stands.
+        }
+        return lastScannedBlock + 1;
     }
 
     private String resumeAdvice() {
@@ -246,18 +313,39 @@ final class EthScanFollow {
         }
     }
 
-    /** The shutdown hook's work: asks the loop to stop, then waits for {@link #run} to finish (or the grace). */
-    void stopFromShutdownHook() {
+    /**
+     * The shutdown hook: {@link #stopFromShutdownHook}, then, if the loop failed, the process ends with its status
+     * ({@code halt}): the JVM would otherwise exit with the signal's (130, 143) and hide the failure.
+     */
+    void shutdownHook() {
+        int status = stopFromShutdownHook();
+        if (status != 0) {
+            out.flush();
+            err.flush();
+            halt.accept(status);
+        }
+    }
+
+    /**
+     * The shutdown hook's work: asks the loop to stop, cancels the session and the calls in flight, then waits for
+     * {@link #run} to finish (or the grace). Returns the loop's exit status, 0 when it did not finish in time.
+     */
+    private int stopFromShutdownHook() {
         stopRequested.countDown();
+        session.cancel();
+        cancelCallsInFlight.run();
         try {
             if (!finished.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
                 err.println("chainfilter: the batch in progress did not finish within " + STOP_GRACE.toSeconds()
                         + " s; " + resumeAdvice() + " (blocks after it may print again)");
                 err.flush();
+                return 0;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return 0;
         }
+        return exitStatus;
     }
 
     /** The totals of two consecutive passes, as one scan from the first's start to the second's end. */
@@ -289,6 +377,50 @@ final class EthScanFollow {
 
     private static String describe(Duration interval) {
         return interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : interval.toMillis() + "ms";
+    }
+
+    /**
+     * Which passes that ran out of retries the follow waits out. Before a pass has finished, none: the node or the
+     * options are wrong. After: a pass in which the node answered nothing (it is away: restarting, unreachable), for
+     * as long as it lasts; a pass in which it answered other calls but one failed by itself (a block it cannot serve
+     * within the call timeout) only once, as it may have gone away during the pass, which the next pass shows.
+     */
+    static final class Outage {
+        private boolean answeredOnce;
+        private boolean callFailedAlone;
+        private boolean saidAway;
+        private long failedPasses;
+
+        /**
+         * A pass failed: returns what to say ("the node does not answer", once per outage; "a call failed"), or null.
+         *
+         * @throws RetriesExhaustedException {@code failure}, when it ends the follow
+         */
+        String failed(RetriesExhaustedException failure) {
+            if (!answeredOnce || (failure.nodeAnswered() && callFailedAlone)) {
+                throw failure;
+            }
+            failedPasses++;
+            callFailedAlone = failure.nodeAnswered();
+            if (callFailedAlone) {
+                return "a call failed";
+            }
+            if (saidAway) {
+                return null;
+            }
+            saidAway = true;
+            return "the node does not answer";
+        }
+
+        /** A pass finished; returns how many failed before it, since the last that finished. */
+        long passed() {
+            long failed = failedPasses;
+            answeredOnce = true;
+            callFailedAlone = false;
+            saidAway = false;
+            failedPasses = 0;
+            return failed;
+        }
     }
 
     /** Keeps the follow's checkpoint when the user gave no {@code --checkpoint} file; used by one thread. */

@@ -3,6 +3,7 @@ package org.chainfilter.cli;
 import java.time.Duration;
 
 import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
@@ -82,7 +83,7 @@ final class RpcTransport {
         }
 
         /** The service for {@code url} under these options; see {@link RpcTransport#http}. */
-        HttpService http(String url) {
+        Service http(String url) {
             return RpcTransport.http(url, timeoutSeconds, maxResponseBytes);
         }
     }
@@ -110,7 +111,7 @@ final class RpcTransport {
      * @throws IllegalArgumentException when the URL is not an http(s) URL with a host ({@link #checkUrl}), the timeout
      *                                  is outside 1..3600 seconds or the limit outside 1..2^30 bytes
      */
-    static HttpService http(String url, int timeoutSeconds, long maxResponseBytes) {
+    static Service http(String url, int timeoutSeconds, long maxResponseBytes) {
         checkUrl(url);
         if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
             throw new IllegalArgumentException("--rpc-timeout is " + timeoutSeconds + " seconds; it must be 1.."
@@ -120,6 +121,21 @@ final class RpcTransport {
             throw new IllegalArgumentException("--rpc-max-response-bytes is " + maxResponseBytes + "; it must be 1.."
                     + BoundedHttp.MAX_RESPONSE_BYTES);
         }
-        return BoundedHttp.service(url, Duration.ofSeconds(timeoutSeconds), maxResponseBytes);
+        return new Service(url, BoundedHttp.client(Duration.ofSeconds(timeoutSeconds), maxResponseBytes));
+    }
+
+    /** {@link BoundedHttp}'s service, whose calls in flight can be cancelled (a follow stopped by a signal). */
+    static final class Service extends HttpService {
+        private final OkHttpClient client;
+
+        private Service(String url, OkHttpClient client) {
+            super(url, client);
+            this.client = client;
+        }
+
+        /** Ends every call of this service in flight now: each fails with an {@code IOException} ("Canceled"). */
+        void cancelCalls() {
+            client.dispatcher().cancelAll();
+        }
     }
 }

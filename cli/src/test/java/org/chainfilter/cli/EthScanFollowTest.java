@@ -1,6 +1,8 @@
 package org.chainfilter.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -18,12 +20,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -31,6 +35,7 @@ import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.RetriesExhaustedException;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.chainfilter.ethbloom.scan.node.TestChain;
@@ -38,6 +43,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.web3j.protocol.core.BatchRequest;
+import org.web3j.protocol.core.BatchResponse;
 import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.response.EthBlockNumber;
@@ -186,7 +193,7 @@ class EthScanFollowTest {
     }
 
     @Test
-    void ctrlCFinishesTheBatchAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
+    void ctrlCStopsAtABlockBoundaryAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
             throws IOException, InterruptedException {
         String watched = chain.eventSources().get(1);
         long end = head();
@@ -215,7 +222,7 @@ class EthScanFollowTest {
         assertTrue(read(err).contains("blocks 0.." + last + " scanned (" + (last + 1) + " blocks)"), read(err));
         List<String> firstRun = EthScanCommandTest.printedLogs(read(out));
         assertTrue(!firstRun.isEmpty(), "stopped after printing a log");
-        assertEquals(anvilLogs(watched, 0, last), firstRun, "the batch in progress was finished, not cut");
+        assertEquals(anvilLogs(watched, 0, last), firstRun, "the logs of whole blocks, up to the last one named");
 
         CliRun byFrom = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(last + 1),
                 "--to", Long.toString(end), "--confirmations", "0", "--address", watched, "--topic", transfer());
@@ -347,12 +354,14 @@ class EthScanFollowTest {
             }
         };
         StringWriter err = new StringWriter();
-        EthScanFollow follow = follow(failing, LogFilter.builder().build(), 0, Long.MAX_VALUE, new StringWriter(), err);
+        List<Integer> halted = new CopyOnWriteArrayList<>();
+        EthScanFollow follow = follow(failing, LogFilter.builder().build(), 0, Long.MAX_VALUE, new StringWriter(), err,
+                1, 100, () -> { }, halted::add);
         CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
         await(asked);
         AtomicReference<String> errWhenTheHookReturned = new AtomicReference<>();
         Thread hook = new Thread(() -> {
-            follow.stopFromShutdownHook();
+            follow.shutdownHook();
             errWhenTheHookReturned.set(err.toString());
         });
         hook.start();
@@ -360,6 +369,7 @@ class EthScanFollowTest {
         answer.countDown();
         hook.join(WAIT.toMillis());
         assertEquals(1, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        assertEquals(List.of(1), halted, "the process ends with the failure's status, not the signal's");
         String printed = errWhenTheHookReturned.get();
         assertTrue(printed != null && printed.contains("chainfilter: eth_blockNumber failed once (retry limit 1)")
                 && printed.strip().endsWith("IOException: connection reset (follow: no block scanned)"), printed);
@@ -389,11 +399,165 @@ class EthScanFollowTest {
     /** A follow with no confirmations and an in-memory checkpoint over {@code service}, one attempt per call. */
     private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
                                         StringWriter out, StringWriter err) {
+        return follow(service, filter, from, until, out, err, 1, 100, () -> { }, status -> fail("halted " + status));
+    }
+
+    /**
+     * A follow with no confirmations and an in-memory checkpoint over {@code service}: {@code attempts} per call,
+     * passes of 100 blocks in header batches of {@code headerBatch}.
+     */
+    private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
+                                        StringWriter out, StringWriter err, int attempts, int headerBatch,
+                                        Runnable cancelCalls, IntConsumer halt) {
         EthScanFollow.MemoryCheckpointStore checkpoints = new EthScanFollow.MemoryCheckpointStore();
         BlockScanner scanner = BlockScanner.builder(service).confirmations(0).checkpoints(checkpoints)
-                .retryPolicy(RetryPolicy.of(1, Duration.ofMillis(1), Duration.ofMillis(1))).build();
+                .headerBatchSize(headerBatch)
+                .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(1), Duration.ofMillis(1))).build();
         return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
-                Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err), UnaryOperator.identity());
+                Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err), UnaryOperator.identity(),
+                cancelCalls, halt);
+    }
+
+    /**
+     * A pass that ends in an error after some of its batches were printed and checkpointed (a pass of 100 blocks
+     * in header batches of 2 here; with {@code --index}, a pass across two sections) names the block the checkpoint
+     * reached, not the end of the pass before: resuming after the block named prints nothing twice.
+     */
+    @Test
+    void aPassThatFailsAfterItsFirstBatchNamesTheBlockItsCheckpointReached() throws Exception {
+        String watched = chain.eventSources().get(0);
+        mine(List.of(fire(watched, TRANSFER)));
+        long start = head();
+        String failingBlock = "0x" + Long.toHexString(start - 1);
+        HttpService service = new HttpService(chain.node().url()) {
+            @Override
+            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
+                for (Request<?, ?> request : batch.getRequests()) {
+                    if (request.getMethod().equals("eth_getBlockByNumber")
+                            && request.getParams().get(0).equals(failingBlock)) {
+                        throw new IOException("connection reset");
+                    }
+                }
+                return super.sendBatch(batch);
+            }
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        int status = follow(service, filter, start - 3, start, out, err, 1, 2, () -> { },
+                halted -> fail("halted")).run();
+        assertEquals(1, status, err::toString);
+        assertEquals(anvilLogs(watched, start - 3, start - 2), EthScanCommandTest.printedLogs(out.toString()));
+        assertTrue(err.toString().strip().endsWith("connection reset (follow: last scanned block " + (start - 2)
+                + ")"), err::toString);
+    }
+
+    /**
+     * A node that stops answering after the follow's first pass (every call fails, past the retry limit) is waited
+     * out: the follow says so once, goes on polling, says when the node is back, and prints the next block's log
+     * once. Before the first pass, the same failure ends the follow ({@link #anErrorWhileStoppingIsPrintedBeforeTheShutdownHookReturns}).
+     */
+    @Test
+    void aNodeThatStopsAnsweringAfterTheFirstPassIsWaitedOut() throws Exception {
+        String watched = chain.eventSources().get(2);
+        long start = head();
+        AtomicInteger headCalls = new AtomicInteger();
+        AtomicInteger failuresLeft = new AtomicInteger(5);
+        HttpService service = new HttpService(chain.node().url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() > 1
+                        && failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new IOException("connection refused");
+                }
+                return super.send(request, type);
+            }
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        EthScanFollow follow = follow(service, filter, start - 2, start + 1, out, err, 1, 100, () -> { },
+                halted -> fail("halted"));
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        awaitCondition(() -> err.toString().contains("the node answers again") || status.isDone(), err::toString);
+        mine(List.of(fire(watched, TRANSFER)));
+        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        List<String> expected = anvilLogs(watched, start - 2, start + 1);
+        assertTrue(!anvilLogs(watched, start + 1, start + 1).isEmpty());
+        assertEquals(expected, EthScanCommandTest.printedLogs(out.toString()));
+        String down = "the node does not answer (eth_blockNumber failed once (retry limit 1); last error: IOException:"
+                + " connection refused); still following, last scanned block " + start + "; next try in 20ms";
+        assertEquals(1, err.toString().split(Pattern.quote(down), -1).length - 1, err::toString);
+        assertTrue(err.toString().contains("the node answers again, after 5 failed passes"), err::toString);
+        assertTrue(err.toString().strip().endsWith("follow block " + (start + 1) + " reached; last scanned block "
+                + (start + 1) + "; resume with --from " + (start + 2) + " or the same --checkpoint"), err::toString);
+    }
+
+    /**
+     * Which failed passes a follow waits out: none before a pass has finished; a node that answers nothing for as long
+     * as that lasts, said once; a call that fails while the node answers others once, not twice in a row (a node that
+     * went away during the pass shows it in the next, answering nothing).
+     */
+    @Test
+    void anOutageIsWaitedOutButACallThatFailsAloneTwiceInARowEndsTheFollow() {
+        RetriesExhaustedException away = new RetriesExhaustedException("eth_blockNumber failed", false);
+        RetriesExhaustedException alone = new RetriesExhaustedException("eth_getLogs failed", true);
+        EthScanFollow.Outage outage = new EthScanFollow.Outage();
+        assertSame(away, assertThrows(RetriesExhaustedException.class, () -> outage.failed(away)));
+        assertEquals(0, outage.passed());
+        assertEquals("a call failed", outage.failed(alone));
+        assertEquals("the node does not answer", outage.failed(away));
+        assertEquals(null, outage.failed(away));
+        assertEquals("a call failed", outage.failed(alone));
+        assertSame(alone, assertThrows(RetriesExhaustedException.class, () -> outage.failed(alone)));
+
+        EthScanFollow.Outage later = new EthScanFollow.Outage();
+        assertEquals(0, later.passed());
+        assertEquals("the node does not answer", later.failed(away));
+        assertEquals(null, later.failed(away));
+        assertEquals(2, later.passed());
+        assertEquals("the node does not answer", later.failed(away), "said again in a new outage");
+        assertEquals("a call failed", later.failed(alone));
+        assertEquals(2, later.passed());
+        assertEquals("a call failed", later.failed(alone), "once again after a pass that finished");
+    }
+
+    /**
+     * Ctrl-C while a call fails: the stop cancels the calls in flight (here the transport's cancellation ends the
+     * held call) and the failed call is not retried, though six attempts remain; the follow ends as stopped, at the
+     * last checkpointed block, with the signal's status (no halt).
+     */
+    @Test
+    void aStopCancelsTheCallInFlightAndRetriesNothing() throws Exception {
+        String watched = chain.eventSources().get(1);
+        long start = head();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicInteger headCalls = new AtomicInteger();
+        HttpService service = new HttpService(chain.node().url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() > 1) {
+                    held.countDown();
+                    await(cancelled);
+                    throw new IOException("Canceled");
+                }
+                return super.send(request, type);
+            }
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        EthScanFollow follow = follow(service, filter, start - 2, Long.MAX_VALUE, out, err, 7, 100,
+                cancelled::countDown, halted -> fail("halted " + halted));
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        await(held);
+        follow.shutdownHook();
+        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        assertEquals(2, headCalls.get(), "eth_blockNumber calls: the first pass's and the one cancelled");
+        assertEquals(anvilLogs(watched, start - 2, start), EthScanCommandTest.printedLogs(out.toString()));
+        assertTrue(err.toString().strip().endsWith("follow stopped by a signal; last scanned block " + start
+                + "; resume with --from " + (start + 1) + " or the same --checkpoint"), err::toString);
     }
 
     /**
