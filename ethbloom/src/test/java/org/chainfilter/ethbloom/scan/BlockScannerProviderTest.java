@@ -52,19 +52,6 @@ class BlockScannerProviderTest {
                 .sleeper(sleeps::add);
     }
 
-    private List<String> expected(LogFilter filter, long from, long to) {
-        List<String> logs = new ArrayList<>();
-        for (int n = (int) from; n <= to; n++) {
-            List<FakeLog> blockLogs = provider.chain.get(n).logs;
-            for (int i = 0; i < blockLogs.size(); i++) {
-                if (filter.matches(blockLogs.get(i).address(), blockLogs.get(i).topics())) {
-                    logs.add(n + "/" + i);
-                }
-            }
-        }
-        return logs;
-    }
-
     private static String text(Log log) {
         return log.getBlockNumber() + "/" + log.getLogIndex();
     }
@@ -81,7 +68,7 @@ class BlockScannerProviderTest {
             List<String> logs = new ArrayList<>();
             ScanSummary summary = scanner().headerBatchSize(32).build()
                     .scan(filter, 5, 290, log -> logs.add(text(log)));
-            assertEquals(expected(filter, 5, 290), logs, filter.toString());
+            assertEquals(provider.expectedLogs(filter, 5, 290), logs, filter.toString());
             assertEquals(286, summary.blocksScanned());
             assertEquals(logs.size(), summary.logsEmitted());
             if (!filter.isMatchAll()) {
@@ -118,7 +105,7 @@ class BlockScannerProviderTest {
             }
         }).build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
 
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), logs);
         assertTrue(summary.rangeSplits() > 0);
         assertEquals(summary.rangeSplits(), splits.size());
         assertTrue(splits.get(0).startsWith("0..99 error " + code + ": " + message), splits.get(0));
@@ -136,7 +123,7 @@ class BlockScannerProviderTest {
         provider.refuseRangesWithHttp413 = true;
         List<String> logs = new ArrayList<>();
         ScanSummary summary = scanner().build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), logs);
         assertTrue(summary.rangeSplits() > 0);
         for (long[] range : provider.logRangesAnswered) {
             assertTrue(range[1] - range[0] + 1 <= 4);
@@ -159,7 +146,7 @@ class BlockScannerProviderTest {
         List<String> logs = new ArrayList<>();
         ScanSummary summary = scanner().byHashMaxRun(0).build().scan(LogFilter.matchAll(), 0, 299,
                 log -> logs.add(text(log)));
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), logs);
         assertTrue(summary.rangeSplits() > 0, summary::report);
         for (long[] range : provider.logRangesAnswered) {
             assertTrue(range[1] - range[0] + 1 <= 4);
@@ -204,7 +191,7 @@ class BlockScannerProviderTest {
                         splits.add(fromBlock + ".." + toBlockInclusive + " " + problem);
                     }
                 }).build().scan(LogFilter.matchAll(), 0, 299, log -> logs.add(text(log)));
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), logs);
         assertTrue(logs.size() > 400, logs.size() + " logs");
         assertEquals(summary.rangeSplits(), splits.size());
         // The fake provider declares its answers' length, so the first refusal comes before the body is read.
@@ -259,7 +246,7 @@ class BlockScannerProviderTest {
             }
         }).build().scan(TOPIC_2, 0, 150, log -> logs.add(text(log)));
 
-        assertEquals(expected(TOPIC_2, 0, 150), logs);
+        assertEquals(provider.expectedLogs(TOPIC_2, 0, 150), logs);
         assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300)), sleeps);
         assertEquals(List.of("eth_blockNumber #1 after 100 ms", "eth_blockNumber #2 after 200 ms",
                 "eth_blockNumber #3 after 300 ms"), retries);
@@ -270,7 +257,7 @@ class BlockScannerProviderTest {
     void aLaggingBackendThatAnswersNullForAKnownBlockIsRetried() {
         provider.nullOnceAt = 39;
         List<String> logs = scan(scanner().build(), TOPIC_2, 0, 120);
-        assertEquals(expected(TOPIC_2, 0, 120), logs);
+        assertEquals(provider.expectedLogs(TOPIC_2, 0, 120), logs);
         assertEquals(List.of(Duration.ofMillis(100)), sleeps);
     }
 
@@ -301,7 +288,7 @@ class BlockScannerProviderTest {
     void aBatchRefusedAsAWholeIsSentInSmallerBatches() {
         provider.maxBatch = 10;
         List<String> logs = scan(scanner().headerBatchSize(100).build(), ADDRESS_1_OR_3, 0, 299);
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), logs);
         List<Integer> sizes = provider.batchSizes;
         assertEquals(List.of(100, 50, 25, 12, 6), sizes.subList(0, 5));
         assertTrue(sizes.subList(5, sizes.size()).stream().allMatch(size -> size <= 6), sizes.toString());
@@ -312,7 +299,7 @@ class BlockScannerProviderTest {
         provider.maxBatch = 10;
         provider.gethBatchRefusal = true;
         List<String> logs = scan(scanner().headerBatchSize(100).build(), ADDRESS_1_OR_3, 0, 299);
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), logs);
         List<Integer> sizes = provider.batchSizes;
         assertEquals(List.of(100, 50, 25, 12, 6), sizes.subList(0, 5));
         assertTrue(sizes.subList(5, sizes.size()).stream().allMatch(size -> size <= 6), sizes.toString());
@@ -324,7 +311,7 @@ class BlockScannerProviderTest {
         provider.gethBatchResponseMaxLogs = 20;
         List<String> logs = scan(scanner().headerBatchSize(100).maxLogRangeBlocks(1).build(), LogFilter.matchAll(), 0,
                 299);
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), logs);
         assertTrue(provider.batchSizes.stream().anyMatch(size -> size < 100), provider.batchSizes.toString());
         assertEquals(List.of(), sleeps);
     }
@@ -333,12 +320,12 @@ class BlockScannerProviderTest {
     void batchAnswersOutOfOrderAreMatchedById() {
         provider.reverseBatches = true;
         List<String> logs = scan(scanner().headerBatchSize(50).build(), ADDRESS_1_OR_3, 0, 299);
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), logs);
         // Range queries go in one batch with the header of their last block: answers of two types, reversed. web3j
         // decodes a batch's answers by position, so a log list was read as a block (the scan failed after its
         // retries) until the answers were decoded after matching by id.
         List<String> ranged = scan(scanner().byHashMaxRun(0).build(), LogFilter.matchAll(), 0, 299);
-        assertEquals(expected(LogFilter.matchAll(), 0, 299), ranged);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 0, 299), ranged);
     }
 
     @Test
@@ -354,7 +341,7 @@ class BlockScannerProviderTest {
             LogFilter filter = LogFilter.of(List.of(log.address()), log.topics().stream().map(List::of).toList());
             List<String> logs = new ArrayList<>();
             ScanSummary summary = scanner().build().scan(filter, 8, 16, found -> logs.add(text(found)));
-            assertEquals(expected(filter, 8, 16), logs);
+            assertEquals(provider.expectedLogs(filter, 8, 16), logs);
             assertTrue(logs.contains(n + "/0"), n + ": " + logs);
             assertEquals(4, summary.unknownBloomBlocks());
             assertEquals(9, summary.blocksScanned());
@@ -373,7 +360,7 @@ class BlockScannerProviderTest {
         assertTrue(summary.verdict().contains("The blooms are saturated (100 % of the 2048 bits set on average, 300 of"
                 + " 300 blocks at least 80 % full)"), summary.verdict());
         assertTrue(summary.verdict().contains("skipping did not help"), summary.verdict());
-        assertEquals(300 - expected(TOPIC_2, 0, 299).stream().map(l -> l.split("/")[0]).distinct().count(),
+        assertEquals(300 - provider.expectedLogs(TOPIC_2, 0, 299).stream().map(l -> l.split("/")[0]).distinct().count(),
                 summary.falsePositiveBlocks());
     }
 
@@ -402,7 +389,7 @@ class BlockScannerProviderTest {
         });
         assertEquals(100, store.last().nextBlock());
         assertEquals(provider.chain.get(99).hash, store.last().lastBlockHash());
-        for (String log : expected(TOPIC_2, 0, 99)) {
+        for (String log : provider.expectedLogs(TOPIC_2, 0, 99)) {
             long block = Long.parseLong(log.split("/")[0]);
             assertTrue(store.saved.stream().anyMatch(c -> c.nextBlock() == block + 1), "checkpoint after " + block);
         }
@@ -412,13 +399,13 @@ class BlockScannerProviderTest {
                 .scan(TOPIC_2, 0, 299, log -> resumed.add(text(log)));
         assertTrue(summary.resumed());
         assertEquals(100, summary.firstBlock());
-        assertEquals(expected(TOPIC_2, 100, 299), resumed);
+        assertEquals(provider.expectedLogs(TOPIC_2, 100, 299), resumed);
     }
 
     @Test
     void aConsumerThatThrowsLeavesTheCheckpointBeforeItsBlockSoThatBlockIsEmittedAgain() {
         RecordingStore store = new RecordingStore();
-        List<String> all = expected(ADDRESS_1_OR_3, 0, 299);
+        List<String> all = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299);
         String failAt = all.get(all.size() / 2);
         long failBlock = Long.parseLong(failAt.split("/")[0]);
         List<String> first = new ArrayList<>();
@@ -495,12 +482,12 @@ class BlockScannerProviderTest {
         assertEquals(97, e.headBlock());
         assertEquals(100, store.last().nextBlock());
         provider.chain.addAll(behind);
-        assertEquals(expected(TOPIC_2, 100, 299), scan(scanner().checkpoints(store).build(), TOPIC_2, 0, 299));
+        assertEquals(provider.expectedLogs(TOPIC_2, 100, 299), scan(scanner().checkpoints(store).build(), TOPIC_2, 0, 299));
     }
 
     @Test
     void aLogWhoseBlockHashDisagreesWithItsHeaderOrIsMissingStopsTheScan() {
-        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        String block = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
         String hash = provider.chain.get(Integer.parseInt(block)).hash;
         provider.wrongLogBlockHashAt = hash;
         String wrong = assertThrows(ScanException.class,
@@ -530,11 +517,11 @@ class BlockScannerProviderTest {
      */
     @Test
     void aBackendWithoutTheBlockAnsweringNoLogsByHashIsAskedAgain() {
-        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        String block = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
         provider.lackingBlockHashAt = provider.chain.get(Integer.parseInt(block)).hash;
         List<String> logs = new ArrayList<>();
         ScanSummary summary = scanner().build().scan(ADDRESS_1_OR_3, 0, 299, log -> logs.add(text(log)));
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), logs);
         assertTrue(logs.stream().anyMatch(l -> l.startsWith(block + "/")), logs.toString());
         assertTrue(summary.retries() >= 1, summary.toString());
         assertEquals(null, provider.lackingBlockHashAt, "the query by hash was never sent");
@@ -543,7 +530,7 @@ class BlockScannerProviderTest {
     /** A log marked removed in an eth_getLogs answer is a broken answer: dropping it could lose a match. */
     @Test
     void aLogMarkedRemovedStopsTheScan() {
-        String block = expected(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        String block = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
         provider.removedLogsAt = provider.chain.get(Integer.parseInt(block)).hash;
         for (BlockScanner scanner : List.of(scanner().build(), scanner().byHashMaxRun(0).build())) {
             String message = assertThrows(ScanException.class, () -> scan(scanner, ADDRESS_1_OR_3, 0, 299))
@@ -571,7 +558,7 @@ class BlockScannerProviderTest {
 
     @Test
     void aReorganisationBetweenTheHeadersAndTheLogsOfABatchIsReportedBeforeAnyLogOfIt() {
-        assertEquals(List.of(), expected(TOPIC_9, 0, 299));
+        assertEquals(List.of(), provider.expectedLogs(TOPIC_9, 0, 299));
         // Headers 0..99 read, then blocks 60.. replaced by a fork whose block 70 holds a TOPIC_9 log: the scanner
         // skipped 70 on the header of the old fork.
         provider.afterFirstHeaderBatch = () -> provider.reorganise(60, 1, 70, TOPIC_9_LOG);
@@ -666,7 +653,7 @@ class BlockScannerProviderTest {
      */
     @Test
     void aBlockByHashThatStaysUnknownFailsTheScanNamingItNeverAsNoLogs() {
-        String block = expected(ADDRESS_1_OR_3, 0, 299).get(0).split("/")[0];
+        String block = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299).get(0).split("/")[0];
         String hash = provider.chain.get(Integer.parseInt(block)).hash;
         provider.unknownBlockHashAt = hash;
         List<String> emitted = new ArrayList<>();
@@ -677,7 +664,7 @@ class BlockScannerProviderTest {
         assertEquals(4, sleeps.size());
         assertEquals(List.of(), emitted);
         provider.unknownBlockHashAt = null;
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
     }
 
     /** Keeps every checkpoint saved, in order. */

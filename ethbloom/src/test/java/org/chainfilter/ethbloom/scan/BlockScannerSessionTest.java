@@ -47,19 +47,6 @@ class BlockScannerSessionTest {
                 .retryPolicy(RetryPolicy.of(5, Duration.ofMillis(1), Duration.ofMillis(1)));
     }
 
-    private List<String> expected(LogFilter filter, long from, long to) {
-        List<String> logs = new ArrayList<>();
-        for (int n = (int) from; n <= to; n++) {
-            List<FakeProvider.FakeLog> blockLogs = provider.chain.get(n).logs;
-            for (int i = 0; i < blockLogs.size(); i++) {
-                if (filter.matches(blockLogs.get(i).address(), blockLogs.get(i).topics())) {
-                    logs.add(n + "/" + i);
-                }
-            }
-        }
-        return logs;
-    }
-
     @Test
     void theScansOfASessionLearnARefusedBatchSizeOnceWhereSeparateScansLearnItEachTime() {
         provider.maxBatch = 10;
@@ -74,7 +61,7 @@ class BlockScannerSessionTest {
                 + log.getLogIndex()));
         assertEquals(0, second.batchHalvings(), second::report);
         assertTrue(provider.batchSizes.stream().allMatch(size -> size <= 6), provider.batchSizes::toString);
-        assertEquals(expected(ADDRESS_1_OR_3, 0, 299), logs);
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 299), logs);
 
         assertEquals(4, scanner.scan(ADDRESS_1_OR_3, 0, 149, log -> { }).batchHalvings());
         assertEquals(4, scanner.scan(ADDRESS_1_OR_3, 150, 299, log -> { }).batchHalvings(),
@@ -94,7 +81,7 @@ class BlockScannerSessionTest {
                 + log.getLogIndex()));
         assertEquals(0, second.rangeSplits(), second::report);
         assertEquals(refused, provider.refusedRanges.get(), "no range refused in the second scan");
-        assertEquals(expected(LogFilter.matchAll(), 100, 299), logs);
+        assertEquals(provider.expectedLogs(LogFilter.matchAll(), 100, 299), logs);
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.chainfilter.common.Hex;
+import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
 
 /**
@@ -109,6 +110,23 @@ final class FakeProvider implements AutoCloseable {
         }
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    /**
+     * The logs of blocks {@code from..to} of the chain as it is now that {@code filter} matches exactly, as
+     * "block/log index": what a scan of that range must emit.
+     */
+    List<String> expectedLogs(LogFilter filter, long from, long to) {
+        List<String> logs = new ArrayList<>();
+        for (int n = (int) from; n <= to; n++) {
+            List<FakeLog> blockLogs = chain.get(n).logs;
+            for (int i = 0; i < blockLogs.size(); i++) {
+                if (filter.matches(blockLogs.get(i).address(), blockLogs.get(i).topics())) {
+                    logs.add(n + "/" + i);
+                }
+            }
+        }
+        return logs;
     }
 
     String url() {
