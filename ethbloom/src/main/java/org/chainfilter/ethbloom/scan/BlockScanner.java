@@ -177,7 +177,9 @@ public final class BlockScanner {
         /**
          * {@link BlockScanner#scan}, with the limits this session's earlier scans learned.
          *
-         * @throws ScanCancelledException if the session is cancelled before or during the scan
+         * @throws ScanCancelledException if the session was cancelled before the scan, or while the scan still had a
+         *                                call to send or retry (a cancel while the last batch's logs are emitted lets
+         *                                the scan finish: its calls are done)
          */
         public ScanSummary scan(LogFilter filter, long fromBlock, long toBlockInclusive,
                                 Consumer<? super Log> consumer) {
@@ -238,6 +240,18 @@ public final class BlockScanner {
         }
         Counters counters = new Counters(start, toBlockInclusive, head, confirmations, resumed,
                 filter.isMatchAll());
+        try {
+            scanBatches(rpc, filter, fingerprint, start, end, head, hashBeforeBatch, consumer, counters);
+        } catch (ScanException e) {
+            throw e.withSummarySoFar(counters.summary(rpc));
+        }
+        return counters.summary(rpc);
+    }
+
+    /** The batches of blocks {@code start..end}; see {@link #scan}. */
+    private void scanBatches(RpcSession rpc, LogFilter filter, String fingerprint, long start, long end, long head,
+                             String hashBeforeFirst, Consumer<? super Log> consumer, Counters counters) {
+        String hashBeforeBatch = hashBeforeFirst;
         // Sections of the index this scan has checked against the node: true = same chain, false = not used.
         Map<Long, Boolean> sectionChecked = new HashMap<>();
         for (long first = start; first <= end; first = counters.lastBlock + 1) {
@@ -268,7 +282,6 @@ public final class BlockScanner {
                     hashBeforeBatch, consumer, counters);
             listener.onProgress(counters.summary(rpc));
         }
-        return counters.summary(rpc);
     }
 
     /** {@link #scan} up to the safe head ({@code head - confirmations}). */

@@ -110,7 +110,10 @@ final class RpcSession {
     private final Limits limits;
     /** Whether the scan was cancelled: no call is sent or retried once it is. */
     private final BooleanSupplier cancelled;
-    /** Whether the node has answered any call of this session (an answer, or an error it sent back). */
+    /**
+     * Whether the node has answered a call of this session with a result (an error it sent back does not count: a
+     * provider that rate-limits every call with a JSON-RPC error is not answering).
+     */
     private boolean answered;
     private long retries;
     private long rangeSplits;
@@ -641,17 +644,28 @@ final class RpcSession {
      * other transient failures ({@link Status#TIMED_OUT}, {@link Status#BATCH_TIMED_OUT}), for {@link #logs} to split.
      */
     private List<Outcome> round(List<? extends Request<?, ? extends Response<?>>> requests) {
-        if (cancelled.getAsBoolean()) {
-            throw new ScanCancelledException("the scan was cancelled before " + requests.get(0).getMethod()
-                    + " was sent");
+        List<Outcome> outcomes = send(requests);
+        for (Outcome outcome : outcomes) {
+            answered |= outcome.status == Status.OK;
         }
+        return outcomes;
+    }
+
+    /** Refuses to send {@code method} once the scan is cancelled. */
+    private void checkNotCancelled(String method) {
+        if (cancelled.getAsBoolean()) {
+            throw new ScanCancelledException("the scan was cancelled before " + method + " was sent");
+        }
+    }
+
+    /** {@link #round}'s sending, its outcomes not yet counted. */
+    private List<Outcome> send(List<? extends Request<?, ? extends Response<?>>> requests) {
         List<Outcome> outcomes = new ArrayList<>(requests.size());
         if (limits.batchSize == 1 || requests.size() == 1) {
             for (Request<?, ? extends Response<?>> request : requests) {
+                checkNotCancelled(request.getMethod());
                 try {
-                    Response<?> response = request.send();
-                    answered = true;
-                    outcomes.add(outcomeOf(response));
+                    outcomes.add(outcomeOf(request.send()));
                 } catch (IOException | RuntimeException e) {
                     Kind kind = ProviderErrors.classify(e);
                     outcomes.add(new Outcome(kind == Kind.TRANSIENT && ProviderErrors.isClientTimeout(e)
@@ -671,6 +685,7 @@ final class RpcSession {
             sent.add(raw);
             batch.add(raw);
         }
+        checkNotCancelled(requests.get(0).getMethod());
         BatchResponse answer;
         try {
             answer = batch.send();
@@ -695,7 +710,6 @@ final class RpcSession {
             }
             return outcomes;
         }
-        answered = true;
         Map<Long, Response<?>> byId = new HashMap<>();
         String refusal = null;
         for (Response<?> response : answer.getResponses()) {
@@ -803,14 +817,16 @@ final class RpcSession {
 
         void failed(String problem) {
             failures++;
+            // Cancelled first: the failure may be the cancellation's own (a call in flight ended by it), and even a
+            // last attempt's failure is then a stop, not the scan's error.
+            if (cancelled.getAsBoolean()) {
+                throw new ScanCancelledException(call + " was not retried: the scan was cancelled; last error: "
+                        + problem);
+            }
             if (failures >= retryPolicy.maxAttempts()) {
                 throw new RetriesExhaustedException(call + (failures == 1 ? " failed once" : " failed " + failures
                         + " times in a row") + " (retry limit "
                         + retryPolicy.maxAttempts() + "); last error: " + problem, answered);
-            }
-            if (cancelled.getAsBoolean()) {
-                throw new ScanCancelledException(call + " was not retried: the scan was cancelled; last error: "
-                        + problem);
             }
             retries++;
             Duration delay = retryPolicy.backoffBeforeRetry(failures);

@@ -92,7 +92,7 @@ class BlockScannerSectionIndexTest {
     }
 
     @Test
-    void sectionsOfAnIndexFromBlock1000EndAt5095And9191AndScansMayStartInsideOne(@TempDir Path dir) {
+    void sectionsOfAnIndexFromBlock1000EndAt5095And8999AndScansMayStartInsideOne(@TempDir Path dir) {
         SectionIndex index = index(dir, 1000);
         assertEquals(2, index.sectionCount());
         assertEquals(5095, index.lastBlockOf(0));

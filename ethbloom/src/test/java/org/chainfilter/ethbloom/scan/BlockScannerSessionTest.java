@@ -16,7 +16,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.chainfilter.ethbloom.LogFilter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,7 @@ import org.web3j.protocol.core.BatchRequest;
 import org.web3j.protocol.core.BatchResponse;
 import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
 import org.web3j.protocol.http.HttpService;
 
 /**
@@ -112,6 +115,33 @@ class BlockScannerSessionTest {
     }
 
     /**
+     * Batch size 1: the calls of a round go one after the other, and a cancel between two of them (here during a log
+     * query's witness header) sends no more: the query itself is not sent.
+     */
+    @Test
+    void aCancelBetweenTheCallsOfARoundSentOneByOneSendsNoMore() {
+        AtomicReference<BlockScanner.Session> session = new AtomicReference<>();
+        List<String> sentAfterCancel = new CopyOnWriteArrayList<>();
+        HttpService cancelling = new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (session.get().isCancelled()) {
+                    sentAfterCancel.add(request.getMethod());
+                }
+                if (request.getMethod().equals("eth_getBlockByHash")) {
+                    session.get().cancel();
+                }
+                return super.send(request, type);
+            }
+        };
+        session.set(BlockScanner.builder(cancelling).headerBatchSize(1).build().session());
+        ScanCancelledException e = assertThrows(ScanCancelledException.class,
+                () -> session.get().scan(ADDRESS_1_OR_3, 0, 9, log -> { }));
+        assertEquals("the scan was cancelled before eth_getLogs was sent", e.getMessage());
+        assertEquals(List.of(), sentAfterCancel);
+    }
+
+    /**
      * A node that refuses connections, a policy that waits an hour before its first retry: cancelling ends the wait
      * and the scan at once, with the failure it had, instead of an hour later.
      */
@@ -174,5 +204,53 @@ class BlockScannerSessionTest {
                                 log -> { }));
         assertTrue(logsFail.getMessage().startsWith("eth_getLogs failed 2 times in a row"), logsFail.getMessage());
         assertTrue(logsFail.nodeAnswered(), "the head and the headers were answered");
+
+        HttpService rateLimited = new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) {
+                EthBlockNumber limited = new EthBlockNumber();
+                limited.setId(request.getId());
+                limited.setJsonrpc("2.0");
+                limited.setError(new Response.Error(-32005, "request rate exceeded"));
+                return type.cast(limited);
+            }
+        };
+        RetriesExhaustedException limitedOut = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(rateLimited).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(5), Duration.ofMillis(5)))
+                .sleeper(sleeps::add).build().scan(LogFilter.matchAll(), 0, 9, log -> { }));
+        assertTrue(limitedOut.getMessage().endsWith("last error: error -32005: request rate exceeded"),
+                limitedOut.getMessage());
+        assertFalse(limitedOut.nodeAnswered(), "an error sent back is not an answer");
+    }
+
+    /** A scan that fails after some batches carries what it had done; one that fails before its first has nothing. */
+    @Test
+    void aFailedScanCarriesWhatItHadScanned() {
+        HttpService failingAfter40 = new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (request.getMethod().equals("eth_getBlockByNumber")
+                        && Long.decode((String) request.getParams().get(0)) >= 40) {
+                    throw new IOException("connection reset");
+                }
+                return super.send(request, type);
+            }
+        };
+        List<Duration> sleeps = new ArrayList<>();
+        RetriesExhaustedException e = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(failingAfter40).headerBatchSize(1).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(5),
+                        Duration.ofMillis(5))).sleeper(sleeps::add).build()
+                .scan(ADDRESS_1_OR_3, 0, 99, log -> { }));
+        ScanSummary soFar = e.summarySoFar().orElseThrow();
+        assertEquals(0, soFar.firstBlock());
+        assertEquals(39, soFar.lastBlock());
+        assertEquals(40, soFar.blocksScanned());
+        assertEquals(provider.expectedLogs(ADDRESS_1_OR_3, 0, 39).size(), soFar.logsEmitted());
+
+        ScanException early = assertThrows(ScanException.class, () -> BlockScanner.builder(failingAfter40)
+                .retryPolicy(RetryPolicy.of(1, Duration.ofMillis(5), Duration.ofMillis(5))).build()
+                .scan(ADDRESS_1_OR_3, 40, 99, log -> { }));
+        assertTrue(early.summarySoFar().isPresent(), "the first batch had begun");
+        assertEquals(0, early.summarySoFar().get().blocksScanned());
     }
 }
