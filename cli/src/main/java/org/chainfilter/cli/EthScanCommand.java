@@ -269,7 +269,8 @@ final class EthScanCommand implements Callable<Integer> {
         BlockScanner scanner = builder.checkpoints(checkpoints).build();
         return new EthScanFollow(scanner, checkpoints, filter, fromBlock, toBlock,
                 untilBlock == null ? Long.MAX_VALUE : untilBlock, maxNewBlocks, batch, confirmations, interval, out,
-                err, rpcOptions::namingTheTimeout, service::cancelCalls, Runtime.getRuntime()::halt).run();
+                err, rpcOptions::namingTheTimeout, new EthScanFollow.Hooks(service::cancelCalls,
+                        Runtime.getRuntime()::halt, away -> retriesMuted = away)).run();
     }
 
     private static void refuseWithoutFollow(String option, Object value) {
@@ -278,6 +279,9 @@ final class EthScanCommand implements Callable<Integer> {
                     + " applies when following new blocks");
         }
     }
+
+    /** Set while a follow waits for a node that does not answer; the follow's thread writes it, the listener reads it. */
+    private volatile boolean retriesMuted;
 
     private ScanListener progress(PrintWriter err) {
         return new ScanListener() {
@@ -293,6 +297,10 @@ final class EthScanCommand implements Callable<Integer> {
 
             @Override
             public void onRetry(String call, int failure, Duration delay, String problem) {
+                if (retriesMuted) {
+                    // A follow said the node does not answer: each failed pass would repeat the same retries.
+                    return;
+                }
                 err.printf(Locale.ROOT, "retrying %s in %d ms (failure %d: %s)%n", call, delay.toMillis(), failure,
                         problem);
                 err.flush();

@@ -47,8 +47,8 @@ import org.web3j.protocol.core.methods.response.Log;
  *
  * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop, cancels the scanner's session (no call
  * is sent or retried after it, a wait before a retry ends) and the calls in flight, and waits, at most
- * {@link #STOP_GRACE}, for the loop to end: a block whose logs are being printed is finished and checkpointed, a batch
- * still waiting for the node is abandoned (nothing of it was printed). The loop then prints the summary and the last
+ * {@link #STOP_GRACE}, for the loop to end: a batch whose logs are being printed is printed to its end and
+ * checkpointed (it needs no call), a batch still waiting for the node is abandoned (nothing of it was printed). The loop then prints the summary and the last
  * scanned block, read from the checkpoint, so that {@code --from last+1}, or the same {@code --checkpoint}, continues
  * without a gap or a repeat. If the batch in progress failed instead (the node refused it), the error is printed and
  * the process exits with {@link ErrorHandler#FAILURE}, not with the signal's status.
@@ -77,8 +77,7 @@ final class EthScanFollow {
     private final PrintWriter err;
     private final UnaryOperator<String> scanFailureWording;
     private final BlockScanner.Session session;
-    private final Runnable cancelCallsInFlight;
-    private final IntConsumer halt;
+    private final Hooks hooks;
 
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -93,19 +92,15 @@ final class EthScanFollow {
      * @param maxNewBlocks    blocks after the initial range to scan before stopping, or null for no limit
      * @param scanFailureWording applied to the scanner's message when it fails: the command names its options there
      *                           ({@link RpcTransport.Options#namingTheTimeout})
-     * @param cancelCallsInFlight run by the shutdown hook: ends the transport's calls in flight (the scanner's own
-     *                            cancellation stops only new calls and retries)
-     * @param halt                run by the shutdown hook with the loop's exit status when that is a failure
-     *                            ({@link Runtime#halt} in the command: the signal's status would hide the failure)
+     * @param hooks           what the follow asks of the command: see {@link Hooks}
      */
     EthScanFollow(BlockScanner scanner, CheckpointStore checkpoints, LogFilter filter, long fromBlock,
                   Long initialRangeEnd, long untilBlock, Long maxNewBlocks, int batchBlocks, int confirmations,
                   Duration pollInterval, PrintWriter out, PrintWriter err, UnaryOperator<String> scanFailureWording,
-                  Runnable cancelCallsInFlight, IntConsumer halt) {
+                  Hooks hooks) {
         this.scanner = scanner;
         this.session = scanner.session();
-        this.cancelCallsInFlight = cancelCallsInFlight;
-        this.halt = halt;
+        this.hooks = hooks;
         this.checkpoints = checkpoints;
         this.filter = filter;
         this.fromBlock = fromBlock;
@@ -204,18 +199,23 @@ final class EthScanFollow {
                 try {
                     pass = session.scan(filter, fromBlock, end, printer);
                 } catch (ScanCancelledException cancelled) {
+                    total = withPartialPass(total, cancelled);
                     next = catchUpWithCheckpoint();
                     reason = "stopped by a signal";
                     break;
                 } catch (RetriesExhaustedException failure) {
                     String said = outage.failed(failure);
+                    total = withPartialPass(total, failure);
                     // A pass of a batch emits nothing until the node has answered all of it, but a pass across
                     // index sections may have emitted its first sections.
                     next = catchUpWithCheckpoint();
                     if (said != null) {
-                        err.printf(Locale.ROOT, "%s (%s); still following, %s; next try in %s%n", said,
+                        err.printf(Locale.ROOT, "%s (%s); still following, %s; next pass in %s%n", said,
                                 scanFailureWording.apply(failure.getMessage()), lastScanned(), describe(pollInterval));
                         err.flush();
+                        if (said.equals(Outage.AWAY)) {
+                            hooks.outage().accept(true);
+                        }
                     }
                     if (awaitStop(pollInterval)) {
                         reason = "stopped by a signal";
@@ -241,6 +241,7 @@ final class EthScanFollow {
                 waitingForHead = false;
                 long failedPasses = outage.passed();
                 if (failedPasses > 0) {
+                    hooks.outage().accept(false);
                     err.printf(Locale.ROOT, "the node answers again, after %d failed %s%n", failedPasses,
                             failedPasses == 1 ? "pass" : "passes");
                     err.flush();
@@ -322,7 +323,7 @@ final class EthScanFollow {
         if (status != 0) {
             out.flush();
             err.flush();
-            halt.accept(status);
+            hooks.halt().accept(status);
         }
     }
 
@@ -333,7 +334,7 @@ final class EthScanFollow {
     private int stopFromShutdownHook() {
         stopRequested.countDown();
         session.cancel();
-        cancelCallsInFlight.run();
+        hooks.cancelCalls().run();
         try {
             if (!finished.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
                 err.println("chainfilter: the batch in progress did not finish within " + STOP_GRACE.toSeconds()
@@ -346,6 +347,18 @@ final class EthScanFollow {
             return 0;
         }
         return exitStatus;
+    }
+
+    /**
+     * {@code total} with what a pass that ended early had scanned (blocks of a pass across index sections, emitted
+     * before a later section failed), so that the report reaches the last scanned block it names.
+     */
+    private static ScanSummary withPartialPass(ScanSummary total, ScanException ended) {
+        Optional<ScanSummary> part = ended.summarySoFar();
+        if (part.isEmpty() || part.get().blocksScanned() == 0) {
+            return total;
+        }
+        return combined(total == null ? nothingBefore(part.get()) : total, part.get());
     }
 
     /** The totals of two consecutive passes, as one scan from the first's start to the second's end. */
@@ -380,12 +393,29 @@ final class EthScanFollow {
     }
 
     /**
+     * What the follow asks of the command around it.
+     *
+     * @param cancelCalls run by the shutdown hook: ends the transport's calls in flight (the session's own cancellation
+     *                    stops only new calls and retries)
+     * @param halt        run by the shutdown hook with the loop's exit status when that is a failure
+     *                    ({@link Runtime#halt} in the command: the signal's status would hide the failure)
+     * @param outage      told {@code true} when the follow has said that the node does not answer, {@code false} when
+     *                    it answers again: the command stops printing each retry of the failed passes in between
+     */
+    record Hooks(Runnable cancelCalls, IntConsumer halt, Consumer<Boolean> outage) {
+    }
+
+    /**
      * Which passes that ran out of retries the follow waits out. Before a pass has finished, none: the node or the
-     * options are wrong. After: a pass in which the node answered nothing (it is away: restarting, unreachable), for
-     * as long as it lasts; a pass in which it answered other calls but one failed by itself (a block it cannot serve
-     * within the call timeout) only once, as it may have gone away during the pass, which the next pass shows.
+     * options are wrong. After: a pass in which the node answered no call with a result (it is away: restarting,
+     * unreachable, refusing every call with an error such as a rate limit), for as long as it lasts; a pass in which
+     * it answered other calls but one failed by itself (a block it cannot serve within the call timeout) only once
+     * until a pass finishes, as the node may have gone away during the pass, which the next pass shows.
      */
     static final class Outage {
+        static final String AWAY = "the node does not answer";
+        static final String CALL_FAILED = "a call failed";
+
         private boolean answeredOnce;
         private boolean callFailedAlone;
         private boolean saidAway;
@@ -401,15 +431,16 @@ final class EthScanFollow {
                 throw failure;
             }
             failedPasses++;
-            callFailedAlone = failure.nodeAnswered();
-            if (callFailedAlone) {
-                return "a call failed";
+            if (failure.nodeAnswered()) {
+                // Kept through the passes the node is away, so that alternating failures still end the follow.
+                callFailedAlone = true;
+                return CALL_FAILED;
             }
             if (saidAway) {
                 return null;
             }
             saidAway = true;
-            return "the node does not answer";
+            return AWAY;
         }
 
         /** A pass finished; returns how many failed before it, since the last that finished. */

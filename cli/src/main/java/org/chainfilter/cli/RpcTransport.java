@@ -1,6 +1,11 @@
 package org.chainfilter.cli;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.Call;
+import okhttp3.EventListener;
 
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -121,21 +126,47 @@ final class RpcTransport {
             throw new IllegalArgumentException("--rpc-max-response-bytes is " + maxResponseBytes + "; it must be 1.."
                     + BoundedHttp.MAX_RESPONSE_BYTES);
         }
-        return new Service(url, BoundedHttp.client(Duration.ofSeconds(timeoutSeconds), maxResponseBytes));
+        Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+        OkHttpClient client = BoundedHttp.client(Duration.ofSeconds(timeoutSeconds), maxResponseBytes).newBuilder()
+                .eventListener(new EventListener() {
+                    @Override
+                    public void callStart(Call call) {
+                        inFlight.add(call);
+                    }
+
+                    @Override
+                    public void callEnd(Call call) {
+                        inFlight.remove(call);
+                    }
+
+                    @Override
+                    public void callFailed(Call call, IOException failure) {
+                        inFlight.remove(call);
+                    }
+                }).build();
+        return new Service(url, client, inFlight);
     }
 
-    /** {@link BoundedHttp}'s service, whose calls in flight can be cancelled (a follow stopped by a signal). */
+    /**
+     * {@link BoundedHttp}'s service, whose calls in flight can be cancelled (a follow stopped by a signal). A call is
+     * in flight from its start until its answer has been read to the end: OkHttp's dispatcher forgets a synchronous
+     * call once the answer's headers have arrived, while web3j reads the body after, so the calls are tracked here,
+     * by OkHttp's call events ({@code callEnd} comes when the body is closed).
+     */
     static final class Service extends HttpService {
-        private final OkHttpClient client;
+        private final Set<Call> inFlight;
 
-        private Service(String url, OkHttpClient client) {
+        private Service(String url, OkHttpClient client, Set<Call> inFlight) {
             super(url, client);
-            this.client = client;
+            this.inFlight = inFlight;
         }
 
-        /** Ends every call of this service in flight now: each fails with an {@code IOException} ("Canceled"). */
+        /**
+         * Ends every call of this service in flight now, waiting for its answer or reading it: each fails with an
+         * {@code IOException}. A call that starts after this is not affected.
+         */
         void cancelCalls() {
-            client.dispatcher().cancelAll();
+            inFlight.forEach(Call::cancel);
         }
     }
 }

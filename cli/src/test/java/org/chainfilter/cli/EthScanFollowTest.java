@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
@@ -38,6 +39,7 @@ import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.RetriesExhaustedException;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanSummary;
+import org.chainfilter.ethbloom.scan.fault.FaultProxy;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -337,9 +339,10 @@ class EthScanFollowTest {
     }
 
     /**
-     * The order Ctrl-C depends on: a failure of the batch in progress is printed before the follow lets the shutdown
-     * hook return (after which the JVM may halt), and the status is a failure. The hook's work runs on a thread here;
-     * the node's answer is held back until that thread waits, then fails.
+     * The order Ctrl-C depends on: a failure of the batch in progress (here the node refuses the call) is printed
+     * before the follow lets the shutdown hook return (after which the JVM may halt), and the process ends with the
+     * failure's status. The hook's work runs on a thread here; the node's answer is held back until that thread
+     * waits.
      */
     @Test
     void anErrorWhileStoppingIsPrintedBeforeTheShutdownHookReturns() throws Exception {
@@ -347,10 +350,15 @@ class EthScanFollowTest {
         CountDownLatch answer = new CountDownLatch(1);
         HttpService failing = new HttpService("http://127.0.0.1:1") {
             @Override
-            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+            public <T extends Response> T send(Request request, Class<T> type) {
                 asked.countDown();
                 await(answer);
-                throw new IOException("connection reset");
+                EthBlockNumber refused = new EthBlockNumber();
+                refused.setId(request.getId());
+                refused.setJsonrpc("2.0");
+                refused.setError(new Response.Error(-32601, "the method eth_blockNumber does not exist/is not"
+                        + " available"));
+                return type.cast(refused);
             }
         };
         StringWriter err = new StringWriter();
@@ -371,8 +379,39 @@ class EthScanFollowTest {
         assertEquals(1, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
         assertEquals(List.of(1), halted, "the process ends with the failure's status, not the signal's");
         String printed = errWhenTheHookReturned.get();
-        assertTrue(printed != null && printed.contains("chainfilter: eth_blockNumber failed once (retry limit 1)")
-                && printed.strip().endsWith("IOException: connection reset (follow: no block scanned)"), printed);
+        assertTrue(printed != null && printed.strip().endsWith("chainfilter: eth_blockNumber failed: error -32601: the"
+                + " method eth_blockNumber does not exist/is not available (follow: no block scanned)"), printed);
+    }
+
+    /**
+     * A stop whose cancellation ends the call in flight (it fails as a cancelled OkHttp call does, with an
+     * IOException) is a stop, also when that was the call's last attempt ({@code --retries 1}): no retry, status 0
+     * (the signal's, no halt), and the stop's words, not an error.
+     */
+    @Test
+    void aCallEndedByTheStopOnItsLastAttemptIsAStopNotAnError() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        HttpService held = new HttpService("http://127.0.0.1:1") {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                calls.incrementAndGet();
+                asked.countDown();
+                await(cancelled);
+                throw new IOException("Canceled");
+            }
+        };
+        StringWriter err = new StringWriter();
+        EthScanFollow follow = follow(held, LogFilter.builder().build(), 0, Long.MAX_VALUE, new StringWriter(), err,
+                1, 100, cancelled::countDown, halted -> fail("halted " + halted));
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        await(asked);
+        follow.shutdownHook();
+        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        assertEquals(1, calls.get());
+        assertTrue(err.toString().strip().endsWith("follow stopped by a signal; no block scanned; resume with --from 0"
+                + " or the same --checkpoint"), err::toString);
     }
 
     @Test
@@ -415,7 +454,7 @@ class EthScanFollowTest {
                 .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(1), Duration.ofMillis(1))).build();
         return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
                 Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err), UnaryOperator.identity(),
-                cancelCalls, halt);
+                new EthScanFollow.Hooks(cancelCalls, halt, away -> { }));
     }
 
     /**
@@ -453,6 +492,54 @@ class EthScanFollowTest {
     }
 
     /**
+     * A pass cut short by a failed call after its first batch (headers in batches of 2; the header of block
+     * {@code start + 3} fails once): the report still counts that batch's blocks, so its range and count reach the
+     * last scanned block.
+     */
+    @Test
+    void theReportCountsTheBlocksOfAPassCutShort() throws Exception {
+        String watched = chain.eventSources().get(0);
+        long start = head();
+        chain.node().rpc("anvil_mine", 4);
+        String failOnce = "0x" + Long.toHexString(start + 3);
+        AtomicBoolean failed = new AtomicBoolean();
+        AtomicInteger headCalls = new AtomicInteger();
+        HttpService service = new HttpService(chain.node().url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+                if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() == 1) {
+                    // The first pass sees the head as it was: blocks start + 1.. come in the second, all four.
+                    return type.cast(headAnswer(request, start));
+                }
+                return super.send(request, type);
+            }
+
+            @Override
+            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
+                for (Request<?, ?> request : batch.getRequests()) {
+                    if (request.getMethod().equals("eth_getBlockByNumber")
+                            && request.getParams().get(0).equals(failOnce) && !failed.getAndSet(true)) {
+                        throw new IOException("connection reset");
+                    }
+                }
+                return super.sendBatch(batch);
+            }
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        int status = follow(service, filter, start - 7, start + 4, out, err, 1, 2, () -> { },
+                halted -> fail("halted")).run();
+        assertEquals(0, status, err::toString);
+        assertEquals(anvilLogs(watched, start - 7, start + 4), EthScanCommandTest.printedLogs(out.toString()));
+        assertTrue(err.toString().contains("a call failed (eth_getBlockByNumber " + (start + 3) + ".." + (start + 4)
+                + " failed once (retry limit 1); last error: batch of 2: IOException: connection reset); still"
+                + " following, last scanned block " + (start + 2)), err::toString);
+        assertTrue(err.toString().contains("blocks " + (start - 7) + ".." + (start + 4) + " scanned (12 blocks)"),
+                err::toString);
+    }
+
+    /**
      * A node that stops answering after the follow's first pass (every call fails, past the retry limit) is waited
      * out: the follow says so once, goes on polling, says when the node is back, and prints the next block's log
      * once. Before the first pass, the same failure ends the follow ({@link #anErrorWhileStoppingIsPrintedBeforeTheShutdownHookReturns}).
@@ -486,11 +573,44 @@ class EthScanFollowTest {
         assertTrue(!anvilLogs(watched, start + 1, start + 1).isEmpty());
         assertEquals(expected, EthScanCommandTest.printedLogs(out.toString()));
         String down = "the node does not answer (eth_blockNumber failed once (retry limit 1); last error: IOException:"
-                + " connection refused); still following, last scanned block " + start + "; next try in 20ms";
+                + " connection refused); still following, last scanned block " + start + "; next pass in 20ms";
         assertEquals(1, err.toString().split(Pattern.quote(down), -1).length - 1, err::toString);
         assertTrue(err.toString().contains("the node answers again, after 5 failed passes"), err::toString);
         assertTrue(err.toString().strip().endsWith("follow block " + (start + 1) + " reached; last scanned block "
                 + (start + 1) + "; resume with --from " + (start + 2) + " or the same --checkpoint"), err::toString);
+    }
+
+    /**
+     * The command through a proxy that answers HTTP 503 while the test says the node is down: after the first
+     * failed pass (its retries printed) the follow says once that the node does not answer, prints no retry of the
+     * later failed passes, says when the node is back, and prints the next block's log.
+     */
+    @Test
+    void theCommandWaitsOutAnOutageWithoutRepeatingItsRetries() throws IOException {
+        String watched = chain.eventSources().get(2);
+        long start = head();
+        AtomicBoolean down = new AtomicBoolean();
+        try (FaultProxy proxy = new FaultProxy(chain.node().url(), FaultProxy.Script.transports((number, body) ->
+                down.get() ? FaultProxy.Transport.HTTP_503 : FaultProxy.Transport.PASS), Duration.ZERO)) {
+            Background run = Background.start("eth", "scan", "--rpc", proxy.url(), "--from", Long.toString(start - 3),
+                    "--follow", "--until-block", Long.toString(start + 1), "--confirmations", "0", "--poll-interval",
+                    "20ms", "--retries", "2", "--address", watched, "--topic", transfer());
+            run.awaitScannedUpTo(start);
+            down.set(true);
+            awaitCondition(() -> run.err().contains("the node does not answer"), run::toString);
+            int faultsWhenSaid = proxy.faults();
+            awaitCondition(() -> proxy.faults() >= faultsWhenSaid + 8, run::toString);
+            down.set(false);
+            awaitCondition(() -> run.err().contains("the node answers again"), run::toString);
+            mine(List.of(fire(watched, TRANSFER)));
+            assertEquals(0, run.status(), run::toString);
+            assertEquals(anvilLogs(watched, start - 3, start + 1), run.printed(), run::toString);
+            String err = run.err();
+            String during = err.substring(err.indexOf("the node does not answer"), err.indexOf("the node answers again"));
+            assertEquals(1, during.lines().count(), "nothing between the two lines: " + err);
+            assertTrue(err.substring(0, err.indexOf("the node does not answer")).contains("retrying eth_blockNumber in"
+                    + " 250 ms (failure 1: ClientConnectionException: Invalid response received: 503;"), err);
+        }
     }
 
     /**
@@ -508,8 +628,8 @@ class EthScanFollowTest {
         assertEquals("a call failed", outage.failed(alone));
         assertEquals("the node does not answer", outage.failed(away));
         assertEquals(null, outage.failed(away));
-        assertEquals("a call failed", outage.failed(alone));
-        assertSame(alone, assertThrows(RetriesExhaustedException.class, () -> outage.failed(alone)));
+        assertSame(alone, assertThrows(RetriesExhaustedException.class, () -> outage.failed(alone)),
+                "a call that failed alone, then the node away, then the call alone again: not an outage");
 
         EthScanFollow.Outage later = new EthScanFollow.Outage();
         assertEquals(0, later.passed());
@@ -518,7 +638,8 @@ class EthScanFollowTest {
         assertEquals(2, later.passed());
         assertEquals("the node does not answer", later.failed(away), "said again in a new outage");
         assertEquals("a call failed", later.failed(alone));
-        assertEquals(2, later.passed());
+        assertEquals(null, later.failed(away));
+        assertEquals(3, later.passed());
         assertEquals("a call failed", later.failed(alone), "once again after a pass that finished");
     }
 
@@ -579,14 +700,19 @@ class EthScanFollowTest {
         public <T extends Response> T send(Request request, Class<T> type) throws IOException {
             if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() > 1
                     && lies.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                EthBlockNumber answer = new EthBlockNumber();
-                answer.setId(request.getId());
-                answer.setJsonrpc("2.0");
-                answer.setResult("0x" + Long.toHexString(laggingHead));
-                return type.cast(answer);
+                return type.cast(headAnswer(request, laggingHead));
             }
             return super.send(request, type);
         }
+    }
+
+    /** An {@code eth_blockNumber} answer to {@code request}: {@code head}. */
+    private static EthBlockNumber headAnswer(Request<?, ?> request, long head) {
+        EthBlockNumber answer = new EthBlockNumber();
+        answer.setId(request.getId());
+        answer.setJsonrpc("2.0");
+        answer.setResult("0x" + Long.toHexString(head));
+        return answer;
     }
 
     private static void await(CountDownLatch latch) {

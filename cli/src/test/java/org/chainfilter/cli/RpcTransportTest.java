@@ -11,6 +11,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.web3j.protocol.core.Request;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
 
 /**
  * A node that answers a byte at a time, each byte well within any read timeout, and never finishes: the eth commands
@@ -111,6 +115,31 @@ class RpcTransportTest {
         assertEquals("chainfilter: eth_blockNumber failed: ResponseTooLargeException: the JSON-RPC answer from "
                 + url() + "/endless exceeds the response size limit of " + limit + " bytes" + System.lineSeparator(),
                 run.err);
+    }
+
+    /**
+     * {@code cancelCalls} (what a stopped follow runs) ends a call whose answer is still arriving (its headers came
+     * at once, its body drips for about 50 s, so OkHttp's dispatcher no longer counts it as running): the test's
+     * bound, 15 s, is far below the drip and the call timeout of 600 s, and far above the cancelled call's end.
+     */
+    @Test
+    @Timeout(15)
+    void cancelCallsEndsACallInFlight() throws Exception {
+        RpcTransport.Service service = RpcTransport.http(url(), 600, RpcTransport.DEFAULT_MAX_RESPONSE_BYTES);
+        CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new Request<>("eth_blockNumber", List.<String>of(), service, EthBlockNumber.class).send();
+            } catch (IOException e) {
+                return e;
+            }
+        });
+        // Cancel until the call, once under way, has ended (a cancel before it registers would miss it).
+        while (!call.isDone()) {
+            service.cancelCalls();
+            Thread.sleep(50);
+        }
+        Object ended = call.get();
+        assertTrue(ended instanceof IOException, String.valueOf(ended));
     }
 
     @Test
