@@ -51,15 +51,21 @@ public final class Hex {
     }
 
     /**
-     * Bytes of a hex string that must decode to exactly {@code expectedLength} bytes. The length is checked from the
-     * digit count before anything is decoded or allocated, so an oversized value costs nothing.
+     * Bytes of a hex string that must decode to exactly {@code expectedLength} bytes. The digits are checked, then the
+     * length from their count, before anything is decoded or allocated, so an oversized value costs nothing.
      *
      * @throws IllegalArgumentException naming the length found and the length required, or (for an odd digit count
      *                                  or a character that is not a hex digit) as {@link #decode(CharSequence)}
      */
     public static byte[] decode(CharSequence hex, int expectedLength, String what) {
         if (hex != null) {
-            int digits = hex.length() - prefixLength(hex);
+            int start = prefixLength(hex);
+            int digits = hex.length() - start;
+            // Not hex at all ("zz") is said as such, not as a length: the digits a right-sized value would have are
+            // scanned (nothing allocated, and no more for a huge value), then the length is checked.
+            for (int pos = start, end = (int) Math.min(hex.length(), start + 2L * expectedLength); pos < end; pos++) {
+                digit(hex, pos);
+            }
             if ((digits & 1) == 0 && digits / 2 != expectedLength) {
                 throw new IllegalArgumentException(
                         what + " is " + digits / 2 + " bytes; it must be exactly " + expectedLength + " bytes");

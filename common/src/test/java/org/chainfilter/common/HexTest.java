@@ -18,7 +18,8 @@ class HexTest {
 
             @Override
             public char charAt(int index) {
-                if (index < 2) {
+                // A right-sized 32-byte value's digits (and a prefix) may be read, to refuse non-hex as such.
+                if (index < 66) {
                     return '0';
                 }
                 throw new AssertionError("character " + index + " was read");
@@ -44,6 +45,8 @@ class HexTest {
         assertEquals("hash is 2 bytes; it must be exactly 32 bytes", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("001", 32, "hash"));
         assertEquals("hex string has an odd number of digits (3)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("zz", 32, "hash"));
+        assertEquals("not a hex digit: 'z' at position 0", e.getMessage(), "not hex at all: not said as a length");
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("0g", 1, "byte"));
         assertEquals("not a hex digit: 'g' at position 1", e.getMessage());
         assertArrayEquals(new byte[] {0x00, (byte) 0xff}, Hex.decode("0X00FF", 2, "pair"));
