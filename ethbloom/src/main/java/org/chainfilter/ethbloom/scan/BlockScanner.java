@@ -107,6 +107,11 @@ public final class BlockScanner {
      * sets the timeout under a name of its own (a command-line option) to add that name.
      */
     public static final String RAISE_THE_CALL_TIMEOUT = "raise the call timeout";
+    /**
+     * The words that say a call, or a batch, was cut off by this client's call timeout ("…: no answer within the
+     * client's call timeout (InterruptedIOException: timeout)"), for a caller that names the timeout's setting.
+     */
+    public static final String NO_ANSWER_WITHIN_THE_CALL_TIMEOUT = "no answer within the client's call timeout";
 
     private static final long SECTION_SIZE = BloomBitsMatcher.SECTION_SIZE;
 

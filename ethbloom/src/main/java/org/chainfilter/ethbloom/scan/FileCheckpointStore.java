@@ -42,6 +42,9 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
 
     /**
+     * The checkpoint in the file; empty when there is no file, or an empty one (made beforehand, e.g. by
+     * {@code mktemp}).
+     *
      * @throws ScanException when the file exists but is not a version-1 checkpoint (too large, a missing or malformed
      *                       field): the message names the file and the problem
      */
@@ -69,6 +72,11 @@ public final class FileCheckpointStore implements CheckpointStore {
                 throw new ScanException("checkpoint " + file + " holds more than " + MAX_FILE_BYTES
                         + " bytes; a checkpoint is at most " + MAX_FILE_BYTES);
             }
+            if (bytes.length == 0) {
+                // A file made for the checkpoint beforehand (touch, mktemp): none yet. Never a torn write of ours,
+                // which replaces the file whole.
+                return Optional.empty();
+            }
             Map<String, String> fields = new HashMap<>();
             for (String line : new String(bytes, StandardCharsets.US_ASCII).split("\n")) {
                 int eq = line.indexOf('=');
@@ -78,7 +86,8 @@ public final class FileCheckpointStore implements CheckpointStore {
             }
             if (!"1".equals(fields.get(MAGIC))) {
                 throw new ScanException("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint ("
-                        + MAGIC + "=" + fields.get(MAGIC) + ")");
+                        + (fields.containsKey(MAGIC) ? MAGIC + "=" + fields.get(MAGIC)
+                                : "it has no line " + MAGIC + "=1") + ")");
             }
             return Optional.of(new Checkpoint(parseBlock(fields.get("nextBlock")), require(fields, "lastBlockHash"),
                     require(fields, "filter")));

@@ -81,7 +81,7 @@ final class RpcSession {
 
     /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
     private static String noAnswer(String problem) {
-        return "no answer within the client's call timeout (" + problem + ")";
+        return BlockScanner.NO_ANSWER_WITHIN_THE_CALL_TIMEOUT + " (" + problem + ")";
     }
 
     /** Why one {@code unit} ("block", "header") cut off by the client's timeout is not asked for in a smaller piece. */
@@ -178,6 +178,9 @@ final class RpcSession {
                 case TOO_LARGE:
                     // Too large for a one-number answer: the same call would fail the same way.
                     throw new ScanException("eth_blockNumber failed: " + outcome.problem);
+                case TIMED_OUT:
+                    attempts.failed(noAnswer(outcome.problem));
+                    break;
                 default:
                     attempts.failed(outcome.problem);
             }
@@ -716,7 +719,7 @@ final class RpcSession {
             byId.put(response.getId(), response);
             if (response.hasError() && ProviderErrors.refusesBatch(response.getError().getCode(),
                     response.getError().getMessage())) {
-                refusal = "error " + response.getError().getCode() + ": " + response.getError().getMessage();
+                refusal = "error " + response.getError().getCode() + ": " + excerpt(response.getError().getMessage());
             }
         }
         boolean batchRefused = refusal != null;
@@ -784,7 +787,7 @@ final class RpcSession {
             return new Outcome(Status.OK, response, null);
         }
         Response.Error error = response.getError();
-        String problem = "error " + error.getCode() + ": " + error.getMessage();
+        String problem = "error " + error.getCode() + ": " + excerpt(error.getMessage());
         if (ProviderErrors.isServerTimeout(error.getCode(), error.getMessage())) {
             return new Outcome(Status.TIMED_OUT, response, problem);
         }
@@ -803,8 +806,30 @@ final class RpcSession {
     }
 
     private static String describe(Throwable e) {
-        return e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e.getClass().getSimpleName() + ": " + excerpt(e.getMessage());
     }
+
+    /** The longest excerpt of a provider's text that a message quotes. */
+    static final int EXCERPT_CHARS = 300;
+
+    /**
+     * A provider's text as a message quotes it: on one line (each run of white space one space), and at most
+     * {@value #EXCERPT_CHARS} characters of it, saying how long it was when cut: an HTTP error page of a proxy can be
+     * hundreds of kilobytes (web3j puts the whole body in its exception's message), and a message repeated in every
+     * retry line would flood the terminal.
+     */
+    static String excerpt(String text) {
+        if (text == null) {
+            return "null";
+        }
+        String line = WHITE_SPACE.matcher(text).replaceAll(" ").strip();
+        if (line.length() <= EXCERPT_CHARS) {
+            return line;
+        }
+        return line.substring(0, EXCERPT_CHARS) + "… (" + line.length() + " characters in all)";
+    }
+
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
     /** Consecutive failed rounds of one call, with backoff between them. */
     private final class Attempts {

@@ -86,11 +86,22 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
     }
 
     /** A few lines for a person: the range, the counts, the saturation, then the {@link #verdict()}. */
+    /**
+     * For a scan to the safe head that had nothing to scan: that its first block is past the confirmed head (a
+     * {@code fromBlock} beyond the chain, or a checkpoint at the head), so the report does not read as a scan of
+     * nothing for no reason.
+     */
+    private String pastTheConfirmedHead() {
+        long confirmedHead = headBlock - confirmations;
+        return blocksScanned == 0 && firstBlock > confirmedHead
+                ? "; nothing to scan: block " + firstBlock + " is past the confirmed head, block " + confirmedHead : "";
+    }
+
     public String report() {
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "blocks %d..%d scanned (%d blocks%s); head %d, %d confirmations%s%n",
                 firstBlock, lastBlock, blocksScanned, resumed ? ", resumed from checkpoint" : "", headBlock,
-                confirmations, reachedRequestedEnd() || requestedToBlock == Long.MAX_VALUE ? ""
+                confirmations, reachedRequestedEnd() || requestedToBlock == Long.MAX_VALUE ? pastTheConfirmedHead()
                         : "; stopped short of the requested block " + requestedToBlock + " (not yet confirmed)"));
         text.append(String.format(Locale.ROOT, "skipped by bloom %d (by the index %d), candidates %d, false"
                         + " positives %d, unknown blooms %d, logs emitted %d%n", blocksSkippedByBloom,

@@ -223,6 +223,33 @@ class BlockScannerSessionTest {
         assertFalse(limitedOut.nodeAnswered(), "an error sent back is not an answer");
     }
 
+    /**
+     * A proxy's HTTP 500 page of 100,000 characters over many lines is quoted on one line and cut at 300 characters,
+     * saying its length, in each retry's problem and in the final error: not copied whole into every line.
+     */
+    @Test
+    void aHugeErrorPageIsQuotedOnOneLineAndCut() {
+        String page = "<html>\n<body>\n" + "upstream error\n".repeat(6_660) + "</body></html>";
+        for (int i = 0; i < 2; i++) {
+            provider.script.add(new FakeProvider.Scripted(500, page));
+        }
+        List<String> problems = new ArrayList<>();
+        RetriesExhaustedException e = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(new HttpService(provider.url())).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(1),
+                        Duration.ofMillis(1))).sleeper(delay -> { }).listener(new ScanListener() {
+                            @Override
+                            public void onRetry(String call, int failure, Duration delay, String problem) {
+                                problems.add(problem);
+                            }
+                        }).build().scan(ADDRESS_1_OR_3, 0, 9, log -> { }));
+        problems.add(e.getMessage());
+        for (String problem : problems) {
+            assertTrue(problem.length() < 500 && !problem.contains("\n") && problem.contains("Invalid response"
+                    + " received: 500; <html> <body> upstream error upstream error")
+                    && problem.matches(".*… \\(9\\d{4} characters in all\\)"), problem);
+        }
+    }
+
     /** A scan that fails after some batches carries what it had done; one that fails before its first has nothing. */
     @Test
     void aFailedScanCarriesWhatItHadScanned() {

@@ -39,6 +39,17 @@ class FileCheckpointStoreTest {
                 + FINGERPRINT + "\n", Files.readString(store.file(), StandardCharsets.US_ASCII));
     }
 
+    /** A file made beforehand for the checkpoint ({@code mktemp}, {@code touch}) holds none yet, and is written. */
+    @Test
+    void anEmptyFileIsNoCheckpointYet() throws IOException {
+        Path file = Files.createFile(dir.resolve("made-by-mktemp"));
+        FileCheckpointStore store = new FileCheckpointStore(file);
+        assertEquals(Optional.empty(), store.load());
+        Checkpoint checkpoint = new Checkpoint(8, "0x" + "ab".repeat(32), FINGERPRINT);
+        store.save(checkpoint);
+        assertEquals(Optional.of(checkpoint), store.load());
+    }
+
     @Test
     void refusesFilesThatAreNotCheckpoints() throws IOException {
         Path file = dir.resolve("bad.checkpoint");
@@ -49,8 +60,17 @@ class FileCheckpointStoreTest {
                 assertThrows(ScanException.class, store::load).getMessage());
 
         Files.writeString(file, "nextBlock=5\n");
+        assertEquals("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint (it has no line"
+                + " chainfilter-eth-scan-checkpoint=1)", assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, "chainfilter-eth-scan-checkpoint=2\nnextBlock=5\n");
         assertEquals("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint"
-                + " (chainfilter-eth-scan-checkpoint=null)", assertThrows(ScanException.class, store::load).getMessage());
+                + " (chainfilter-eth-scan-checkpoint=2)", assertThrows(ScanException.class, store::load).getMessage());
+
+        Files.writeString(file, " \n");
+        assertEquals("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint (it has no line"
+                + " chainfilter-eth-scan-checkpoint=1)", assertThrows(ScanException.class, store::load).getMessage(),
+                "only an empty file is no checkpoint");
 
         Files.writeString(file, "chainfilter-eth-scan-checkpoint=1\nnextBlock=five\n");
         assertEquals("checkpoint " + file + " is malformed: nextBlock is 'five', not a decimal block number",

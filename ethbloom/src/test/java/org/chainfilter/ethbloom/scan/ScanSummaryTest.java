@@ -52,5 +52,14 @@ class ScanSummaryTest {
         assertFalse(none.reachedRequestedEnd());
         assertTrue(none.report().contains("resumed from checkpoint"), none.report());
         assertTrue(none.report().contains("stopped short of the requested block 99 (not yet confirmed)"));
+        ScanSummary beyondTheHead = new ScanSummary(90, 89, Long.MAX_VALUE, 60, 12, false, false, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0);
+        assertTrue(beyondTheHead.report().startsWith("blocks 90..89 scanned (0 blocks); head 60, 12 confirmations;"
+                + " nothing to scan: block 90 is past the confirmed head, block 48\n"), beyondTheHead.report());
+        ScanSummary atTheHead = new ScanSummary(49, 48, Long.MAX_VALUE, 60, 12, false, false, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0);
+        assertTrue(atTheHead.report().contains("nothing to scan: block 49 is past the confirmed head, block 48"));
+        ScanSummary scanned = summary(0, 100, 0, 0, 100, 0, 0, false);
+        assertFalse(scanned.report().contains("nothing to scan"), scanned.report());
     }
 }
