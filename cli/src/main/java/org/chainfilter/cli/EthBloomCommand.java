@@ -128,6 +128,12 @@ final class EthBloomCommand implements Callable<Integer> {
             collectLogs(node.get("result"), logs, "result");
         } else if (node.has("logs")) {
             collectLogs(node.get("logs"), logs, "logs");
+        } else if (node.has("error")) {
+            // A JSON-RPC error answer piped in (eth_getLogs refused): the node's own words say why.
+            JsonNode error = node.get("error");
+            throw new IllegalArgumentException(where + " is a JSON-RPC error answer, not logs: "
+                    + (error.isObject() ? "error " + error.path("code").asText("?") + ": "
+                            + error.path("message").asText("") : error.toString()));
         } else {
             throw new IllegalArgumentException(
                     where + " is neither a list of logs nor an object with \"logs\" or \"result\"");

@@ -110,9 +110,9 @@ final class EthIndexCommand implements Runnable {
                 description = "With --rpc: blocks per JSON-RPC batch (1..1000, default ${DEFAULT-VALUE}).")
         private int batchSize;
 
-        @Option(names = "--first-block", paramLabel = "N", defaultValue = "0",
-                description = "The first block of a new index (default ${DEFAULT-VALUE}).")
-        private long firstBlock;
+        @Option(names = "--first-block", paramLabel = "N",
+                description = "The first block of a new index (default 0); an existing index keeps its own.")
+        private Long firstBlockOption;
 
         @Override
         public Integer call() throws IOException {
@@ -125,6 +125,13 @@ final class EthIndexCommand implements Runnable {
             if (rpcUrl == null && confirmations != null) {
                 throw new UsageException("--confirmations goes with --rpc; a file is read to its end");
             }
+            if (rpcUrl == null) {
+                for (String option : new String[] {"--batch", "--retries", "--rpc-timeout", "--rpc-max-response-bytes"}) {
+                    if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                        throw new UsageException(option + " goes with --rpc; --blooms reads no node");
+                    }
+                }
+            }
             if (confirmations != null && confirmations < 0) {
                 throw new IllegalArgumentException("--confirmations is " + confirmations + "; it must not be negative");
             }
@@ -135,8 +142,9 @@ final class EthIndexCommand implements Runnable {
             if (rpcUrl != null) {
                 RpcTransport.checkUrl(rpcUrl);
             }
-            if (firstBlock < 0) {
-                throw new IllegalArgumentException("--first-block is " + firstBlock + "; block numbers start at 0");
+            if (firstBlockOption != null && firstBlockOption < 0) {
+                throw new IllegalArgumentException("--first-block is " + firstBlockOption
+                        + "; block numbers start at 0");
             }
             if (toBlock != null && toBlock < 0) {
                 throw new IllegalArgumentException("--to is " + toBlock + "; block numbers start at 0");
@@ -153,6 +161,9 @@ final class EthIndexCommand implements Runnable {
             RetryPolicy retryPolicy = rpcUrl == null ? null : rpcOptions.retryPolicy();
             boolean directoryExisted = Files.exists(directory);
             boolean created = !Files.exists(directory.resolve(SectionIndex.META_FILE_NAME));
+            // Given, it must agree with an existing index (the writer says so if not); not given, 0 for a new one.
+            long firstBlock = firstBlockOption != null ? firstBlockOption
+                    : created ? 0 : SectionIndex.open(directory).firstBlock();
             long appended = 0;
             try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
                 try {
@@ -202,6 +213,10 @@ final class EthIndexCommand implements Runnable {
 
         private long appendLines(SectionIndexWriter writer, BufferedReader in) throws IOException {
             long appended = 0;
+            // An existing index resumes: the file's lines for the blocks it already holds are skipped (the first
+            // line appended must then name the index's last block as its parent, which ties the two together).
+            long resumeAt = writer.nextBlock();
+            long skipped = 0;
             CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
                     "--blooms " + bloomsFile);
             String line;
@@ -217,6 +232,10 @@ final class EthIndexCommand implements Runnable {
                             + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
                 }
                 long number = parseBlockNumber(fields[0], lineNumber);
+                if (number < resumeAt && appended == 0) {
+                    skipped++;
+                    continue;
+                }
                 // A refusal of a field names it as the format does: a bare "not a hex digit" did not say which.
                 String where = "line " + lineNumber + ", ";
                 byte[] hash = CliInputs.hex(where + "HASH", fields[1], 32, "hash");
@@ -229,6 +248,10 @@ final class EthIndexCommand implements Runnable {
                     throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage(), e);
                 }
                 appended++;
+            }
+            if (skipped > 0) {
+                spec.commandLine().getErr().println("skipped " + skipped + (skipped == 1 ? " line" : " lines")
+                        + " of blocks the index already holds (it resumed at block " + resumeAt + ")");
             }
             return appended;
         }
@@ -263,7 +286,7 @@ final class EthIndexCommand implements Runnable {
                 try {
                     head = headers.blockNumber();
                 } catch (ScanException e) {
-                    throw new IllegalStateException(e.getMessage(), e);
+                    throw new IllegalStateException(rpcOptions.namingTheTimeout(e.getMessage()), e);
                 }
                 int depth = confirmations == null ? DEFAULT_CONFIRMATIONS : confirmations;
                 long confirmed = head - depth;

@@ -29,7 +29,7 @@ final class EthMatchCommand implements Callable<Integer> {
     @Option(names = "--bloom", paramLabel = "HEX", description = "The logsBloom: 256 bytes of hex, 0x optional.")
     private String bloomHex;
 
-    @Option(names = "--bloom-file", paramLabel = "FILE", description = "A file holding the logsBloom as hex.")
+    @Option(names = "--bloom-file", paramLabel = "FILE", description = "A file holding the logsBloom as hex; '-' reads stdin.")
     private Path bloomFile;
 
     @Mixin
@@ -41,7 +41,7 @@ final class EthMatchCommand implements Callable<Integer> {
             throw new UsageException("give exactly one of --bloom and --bloom-file");
         }
         String hex = bloomHex != null ? bloomHex
-                : CliInputs.readText(bloomFile, "--bloom-file", CliInputs.MAX_VALUE_FILE_BYTES);
+                : CliInputs.hexValueFile(bloomFile, "--bloom-file");
         String source = bloomHex != null ? "--bloom" : "--bloom-file " + bloomFile;
         LogsBloom bloom = LogsBloom.fromBytes(CliInputs.hex(source, hex, LogsBloom.BYTE_COUNT, "logsBloom"));
         LogFilter filter = filterOptions.filter();

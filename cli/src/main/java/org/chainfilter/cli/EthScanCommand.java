@@ -67,8 +67,10 @@ final class EthScanCommand implements Callable<Integer> {
                     + " has --confirmations confirmations. Only blocks with that many confirmations are reported: a"
                     + " reorganisation shallower than that is never seen; a deeper one that replaces the last"
                     + " scanned block stops the follow with an error.",
-                "Ctrl-C finishes the batch in progress and prints the last scanned block (resume with --from"
-                    + " that+1, or the same --checkpoint)."})
+                "A node that stops answering after the first pass is waited for (a new pass every"
+                    + " --poll-interval).",
+                "Ctrl-C stops at once (no call is sent or retried after it; logs being printed are finished) and"
+                    + " prints the last scanned block (resume with --from that+1, or the same --checkpoint)."})
     private boolean follow;
 
     @Option(names = "--poll-interval", paramLabel = "DURATION",
@@ -253,7 +255,7 @@ final class EthScanCommand implements Callable<Integer> {
         }
         if (toBlock != null && maxNewBlocks == null) {
             // A follow goes on past --to anyway; alone, --to would change nothing.
-            throw new IllegalArgumentException("--to " + toBlock + " with --follow only sets where --max-new-blocks"
+            throw new UsageException("--to " + toBlock + " with --follow only sets where --max-new-blocks"
                     + " starts counting; give --max-new-blocks too, or --until-block " + toBlock
                     + " to stop at that block");
         }

@@ -226,6 +226,9 @@ final class EthScanFollow {
                     // Behind a load balancer eth_blockNumber may come from a node a few blocks behind the one that
                     // served the checkpointed block: not caught up yet. Nothing was printed, the checkpoint is as it
                     // was, and a changed block hash is still caught (a plain ScanException) once the head is back.
+                    // The node answered: an outage, if one was said, is over (a node back on a fresh chain says
+                    // this next, and its changed hashes end the follow once its head has passed the checkpoint).
+                    sayAnswersAgain(outage.answered());
                     if (!waitingForHead) {
                         err.printf(Locale.ROOT, "the node's head %d is below the last scanned block %d; waiting for"
                                 + " it to catch up%n", behind.headBlock(), behind.checkpointBlock());
@@ -239,13 +242,7 @@ final class EthScanFollow {
                     continue;
                 }
                 waitingForHead = false;
-                long failedPasses = outage.passed();
-                if (failedPasses > 0) {
-                    hooks.outage().accept(false);
-                    err.printf(Locale.ROOT, "the node answers again, after %d failed %s%n", failedPasses,
-                            failedPasses == 1 ? "pass" : "passes");
-                    err.flush();
-                }
+                sayAnswersAgain(outage.passed());
                 total = combined(total == null ? nothingBefore(pass) : total, pass);
                 lastScannedBlock = pass.lastBlock();
                 next = pass.lastBlock() + 1;
@@ -279,6 +276,16 @@ final class EthScanFollow {
     private IllegalStateException failed(ScanException e) {
         return new IllegalStateException(scanFailureWording.apply(e.getMessage()) + " (follow: " + lastScanned() + ")",
                 e);
+    }
+
+    /** Says that the node answers again after {@code failedPasses} failed passes, if any. */
+    private void sayAnswersAgain(long failedPasses) {
+        if (failedPasses > 0) {
+            hooks.outage().accept(false);
+            err.printf(Locale.ROOT, "the node answers again, after %d failed %s%n", failedPasses,
+                    failedPasses == 1 ? "pass" : "passes");
+            err.flush();
+        }
     }
 
     /**
@@ -445,9 +452,17 @@ final class EthScanFollow {
 
         /** A pass finished; returns how many failed before it, since the last that finished. */
         long passed() {
-            long failed = failedPasses;
             answeredOnce = true;
             callFailedAlone = false;
+            return answered();
+        }
+
+        /**
+         * The node answered the head (its head is below the last scanned block, so the pass did not run): the outage,
+         * if any, is over. Returns how many passes failed before, since the node last answered.
+         */
+        long answered() {
+            long failed = failedPasses;
             saidAway = false;
             failedPasses = 0;
             return failed;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.EventListener;
 
@@ -37,6 +38,7 @@ final class RpcTransport {
      * {@link Options#namingTheTimeout} adds the one that sets it here.
      */
     static final String RAISE_THE_CALL_TIMEOUT = BlockScanner.RAISE_THE_CALL_TIMEOUT;
+    private static final String NO_ANSWER_WITHIN_THE_CALL_TIMEOUT = BlockScanner.NO_ANSWER_WITHIN_THE_CALL_TIMEOUT;
 
     private RpcTransport() {
     }
@@ -83,8 +85,13 @@ final class RpcTransport {
          * ("...: raise the call timeout (--rpc-timeout is 1 s)"), or unchanged when it gives no such advice.
          */
         String namingTheTimeout(String message) {
-            return message.replace(RAISE_THE_CALL_TIMEOUT, RAISE_THE_CALL_TIMEOUT + " (--rpc-timeout is "
-                    + timeoutSeconds + " s)");
+            if (message.contains(RAISE_THE_CALL_TIMEOUT)) {
+                return message.replace(RAISE_THE_CALL_TIMEOUT, RAISE_THE_CALL_TIMEOUT + " (--rpc-timeout is "
+                        + timeoutSeconds + " s)");
+            }
+            // A call cut off by the timeout, e.g. eth_blockNumber of a node that does not answer: named once.
+            return message.replaceFirst(Pattern.quote(NO_ANSWER_WITHIN_THE_CALL_TIMEOUT),
+                    NO_ANSWER_WITHIN_THE_CALL_TIMEOUT + " of " + timeoutSeconds + " s (--rpc-timeout)");
         }
 
         /** The service for {@code url} under these options; see {@link RpcTransport#http}. */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.SectionIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +90,9 @@ class EthCommandTest {
                 withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\"}]", () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: input is neither a list of logs nor an object with \"logs\" or \"result\"" + NL,
                 withStdin("{\"foo\":1}", () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: error -32005: query returned more than"
+                + " 10000 results" + NL, withStdin("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32005,"
+                + "\"message\":\"query returned more than 10000 results\"}}", () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: input holds number where a log object was expected" + NL,
                 withStdin("[1]", () -> CliRun.of("eth", "bloom")));
         CliRun notJson = withStdin("{", () -> CliRun.of("eth", "bloom"));
@@ -108,8 +112,11 @@ class EthCommandTest {
         String receipts = "[{\"logs\":[" + good + "]},{\"logs\":[" + good + "," + badTopic + "]}]";
         assertFailure("chainfilter: log 2 of the input, topics[1] '0xzz" + "00".repeat(31) + "': not a hex digit: 'z'"
                 + " at position 2" + NL, withStdin(receipts, () -> CliRun.of("eth", "bloom")));
-        assertFailure("chainfilter: log 0 of the input, topics[0] '0xzz': topic is 1 bytes; it must be exactly 32"
-                + " bytes" + NL, withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0xzz\"]}]",
+        assertFailure("chainfilter: log 0 of the input, topics[0] '0x00': topic is 1 bytes; it must be exactly 32"
+                + " bytes" + NL, withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0x00\"]}]",
+                        () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: log 0 of the input, topics[0] '0xzz': not a hex digit: 'z' at position 2" + NL,
+                withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[\"0xzz\"]}]",
                         () -> CliRun.of("eth", "bloom")));
         String badAddress = "[{\"address\":\"0x" + "1g".repeat(20) + "\",\"topics\":[]}]";
         assertFailure("chainfilter: log 0 of the input, address '0x" + "1g".repeat(20) + "': not a hex digit: 'g' at"
@@ -158,7 +165,9 @@ class EthCommandTest {
     /** A bad hex value names the option it came from: the bare "not a hex digit" did not say which. */
     @Test
     void matchNamesTheOptionOfBadHex(@TempDir Path dir) throws IOException {
-        assertFailure("chainfilter: --topic 'zz': topic is 1 bytes; it must be exactly 32 bytes" + NL,
+        assertFailure("chainfilter: --topic '00': topic is 1 bytes; it must be exactly 32 bytes" + NL,
+                CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "00"));
+        assertFailure("chainfilter: --topic 'zz': not a hex digit: 'z' at position 0" + NL,
                 CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "zz"));
         String badTopic = "0x" + "zz".repeat(32);
         assertFailure("chainfilter: --topic '" + badTopic + "': not a hex digit: 'z' at position 2" + NL,
@@ -217,6 +226,41 @@ class EthCommandTest {
                 CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "0", "--to", "2"));
         assertFailure("chainfilter: --from 5 is outside the index, which covers blocks 1..4" + NL,
                 CliRun.of("eth", "index", "query", "--index", index.toString(), "--from", "5"));
+
+        // The same file and one longer: the lines of blocks 1..4, which the index holds, are skipped; block 5's
+        // parent ties the rest to the index. A file of another chain fails at its first new block.
+        lines.add("5 " + hash(5) + " " + hash(4) + " " + LogsBloom.EMPTY.toHex());
+        Path longer = Files.write(dir.resolve("longer.txt"), lines);
+        Path copy = Files.createDirectory(dir.resolve("copy"));
+        try (var files = Files.list(index)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        CliRun again = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", blooms.toString());
+        assertEquals(0, again.status, again::toString);
+        assertEquals("appended 0 blocks; SectionIndex[blocks 1..4, 1 sections]" + NL, again.out);
+        assertEquals("skipped 4 lines of blocks the index already holds (it resumed at block 5)" + NL, again.err);
+        CliRun resumed = CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", longer.toString());
+        assertEquals(0, resumed.status, resumed::toString);
+        assertEquals("appended 1 blocks; SectionIndex[blocks 1..5, 1 sections]" + NL, resumed.out);
+        assertFailure("chainfilter: the index in " + copy + " starts at block 1, not 0" + NL,
+                CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", longer.toString(),
+                        "--first-block", "0"));
+        Path otherChain = Files.writeString(dir.resolve("other.txt"), "1 " + hash(11) + " " + hash(0) + " "
+                + LogsBloom.EMPTY.toHex() + "\n" + "6 " + hash(6) + " " + hash(55) + " " + LogsBloom.EMPTY.toHex()
+                + "\n");
+        assertFailure("chainfilter: line 2: block 6 has parent hash " + hash(55) + " but block 5 was indexed with hash "
+                + hash(5) + ": the chain was reorganised (or the headers come from two forks); an index is never"
+                + " rewritten, so rebuild it from blocks with more confirmations" + NL,
+                CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", otherChain.toString()));
+
+        for (String option : List.of("--batch", "--retries", "--rpc-timeout", "--rpc-max-response-bytes")) {
+            CliRun ignored = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms",
+                    blooms.toString(), option, "5");
+            assertEquals(2, ignored.status, ignored::toString);
+            assertEquals("chainfilter: " + option + " goes with --rpc; --blooms reads no node" + NL, ignored.err);
+        }
 
         Path more = Files.writeString(dir.resolve("more.txt"),
                 "7 " + hash(7) + " " + hash(6) + " " + LogsBloom.EMPTY.toHex() + "\n");

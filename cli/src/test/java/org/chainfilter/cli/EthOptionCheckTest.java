@@ -89,7 +89,7 @@ class EthOptionCheckTest {
     void aCheckpointThatCannotBeReadIsRefusedBeforeTheScan(@TempDir Path dir) throws IOException {
         Path other = Files.writeString(dir.resolve("other.checkpoint"), "some=thing\n");
         assertRefused("--checkpoint " + other + " is not a version-1 chainfilter eth scan checkpoint"
-                + " (chainfilter-eth-scan-checkpoint=null)",
+                + " (it has no line chainfilter-eth-scan-checkpoint=1)",
                 "eth", "scan", "--rpc", url, "--from", "0", "--checkpoint", other.toString());
         Path broken = Files.writeString(dir.resolve("broken.checkpoint"),
                 "chainfilter-eth-scan-checkpoint=1\nnextBlock=x\n");

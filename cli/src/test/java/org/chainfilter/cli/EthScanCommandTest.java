@@ -216,6 +216,12 @@ class EthScanCommandTest {
         assertTrue(run.err.contains("scanned (19 blocks); head " + chain.head() + ", 12 confirmations; stopped short"
                 + " of the requested block " + chain.head() + " (not yet confirmed)"), run.err);
         assertEquals(anvilLogs(List.of(), transfer(), chain.head() - 30, chain.head() - 12), printed(run));
+        CliRun beyond = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(chain.head()
+                + 1000), "--topic", transfer(), "--quiet");
+        assertEquals(0, beyond.status, beyond::toString);
+        assertTrue(beyond.err.startsWith("blocks " + (chain.head() + 1000) + ".." + (chain.head() + 999) + " scanned"
+                + " (0 blocks); head " + chain.head() + ", 12 confirmations; nothing to scan: block " + (chain.head()
+                + 1000) + " is past the confirmed head, block " + (chain.head() - 12) + System.lineSeparator()), beyond.err);
     }
 
     /**

@@ -279,7 +279,8 @@ class EthScanFollowTest {
             args.addAll(c.getKey());
             CliRun run = CliRun.of(args.toArray(String[]::new));
             // An option given without the one it needs is a malformed command line (2); a refused value is 1.
-            assertEquals(c.getValue().contains("without --follow") ? 2 : 1, run.status, run::toString);
+            boolean usage = c.getValue().contains("without --follow") || c.getValue().contains("give --max-new-blocks");
+            assertEquals(usage ? 2 : 1, run.status, run::toString);
             assertEquals("chainfilter: " + c.getValue(), run.err.strip(), c.getKey()::toString);
             assertEquals("", run.out);
         }
@@ -288,7 +289,11 @@ class EthScanFollowTest {
         CliRun notANumber = CliRun.of("eth", "scan", "--rpc", url, "--from", "0", "--follow", "--until-block", "soon");
         assertEquals(2, notANumber.status, notANumber::toString);
         assertTrue(notANumber.err.startsWith("chainfilter: Invalid value for option '--until-block': 'soon' is not a"
-                + " long"), notANumber.err);
+                + " whole number"), notANumber.err);
+        CliRun tooLarge = CliRun.of("eth", "scan", "--rpc", url, "--from", "99999999999999999999", "--follow");
+        assertEquals(2, tooLarge.status, tooLarge::toString);
+        assertTrue(tooLarge.err.startsWith("chainfilter: Invalid value for option '--from': '99999999999999999999' is"
+                + " outside -9223372036854775808..9223372036854775807"), tooLarge.err);
     }
 
     /**
@@ -641,6 +646,11 @@ class EthScanFollowTest {
         assertEquals(null, later.failed(away));
         assertEquals(3, later.passed());
         assertEquals("a call failed", later.failed(alone), "once again after a pass that finished");
+        assertEquals("the node does not answer", later.failed(away));
+        assertEquals(2, later.answered(), "the node answered the head, below the last scanned block");
+        assertEquals("the node does not answer", later.failed(away), "a new outage");
+        assertSame(alone, assertThrows(RetriesExhaustedException.class, () -> later.failed(alone)),
+                "the head answered is not a pass that finished");
     }
 
     /**

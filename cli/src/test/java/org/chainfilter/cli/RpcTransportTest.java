@@ -102,9 +102,10 @@ class RpcTransportTest {
         CliRun run = CliRun.of(nodeCommand(command, dir, url(), "--retries", "2", "--rpc-timeout", "1"));
         assertEquals(1, run.status, run::toString);
         String n = System.lineSeparator();
-        assertEquals("retrying eth_blockNumber in 250 ms (failure 1: InterruptedIOException: timeout)" + n
-                + "chainfilter: eth_blockNumber failed 2 times in a row (retry limit 2); last error:"
-                + " InterruptedIOException: timeout" + n, run.err);
+        assertEquals("retrying eth_blockNumber in 250 ms (failure 1: no answer within the client's call timeout"
+                + " (InterruptedIOException: timeout))" + n + "chainfilter: eth_blockNumber failed 2 times in a row"
+                + " (retry limit 2); last error: no answer within the client's call timeout of 1 s (--rpc-timeout)"
+                + " (InterruptedIOException: timeout)" + n, run.err);
     }
 
     @ParameterizedTest
