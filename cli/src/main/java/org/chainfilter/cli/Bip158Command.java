@@ -50,7 +50,8 @@ final class Bip158Command implements Runnable {
         private List<String> spent = new ArrayList<>();
 
         @Option(names = "--spent-file", paramLabel = "FILE",
-                description = "A file with the spent scripts as hex, one per line (an empty line is an empty script).")
+                description = "A file with the spent scripts as hex, one per line (an empty line is an empty script);"
+                        + " '-' reads stdin.")
         private Path spentFile;
 
         @Option(names = "--prev-header", paramLabel = "HEX",

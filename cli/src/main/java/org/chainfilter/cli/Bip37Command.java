@@ -69,11 +69,12 @@ final class Bip37Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--elements", paramLabel = "N", required = true, converter = MathCommand.CountConverter.class,
+        @Option(names = "--elements", paramLabel = "N", required = true, converter = ElementCountConverter.class,
                 description = "nElements (at least 1): an integer, with _ separators or as 1e6 if you like.")
         private long elements;
 
-        @Option(names = "--fp-rate", paramLabel = "P", required = true, description = "nFPRate, in (0, 1].")
+        @Option(names = "--fp-rate", paramLabel = "P", required = true, converter = MathCommand.RateConverter.class,
+                description = "nFPRate, in (0, 1].")
         private double falsePositiveRate;
 
         @Option(names = "--tweak", paramLabel = "N",
@@ -227,6 +228,22 @@ final class Bip37Command implements Runnable {
                 out.println("matched      " + m.index() + " " + m.txid());
             }
             return 0;
+        }
+    }
+
+    /**
+     * nElements written as for {@code math} (1000000, 1_000_000, 1e6). A number that does not fit a long is refused
+     * here naming Core's range, not the long's; one that fits is checked by the filter, as a refused value (status 1).
+     */
+    static final class ElementCountConverter implements picocli.CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            java.math.BigDecimal value = MathCommand.wholeNumber(text);
+            if (value.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new picocli.CommandLine.TypeConversionException("nElements is " + text.strip()
+                        + "; it must be 1..4294967295 (Core's uint32, and Core divides by it)");
+            }
+            return value.longValueExact();
         }
     }
 }

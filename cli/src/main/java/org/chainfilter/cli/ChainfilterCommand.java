@@ -54,10 +54,35 @@ public final class ChainfilterCommand implements Runnable {
                 .setExecutionStrategy(errors);
         ErrorHandler.collectErrors(commandLine);
         shareVersion(commandLine, new VersionProvider());
+        // Before the subcommands are parsed: picocli's own refusal ("'9…9' is not a long") names no limit.
+        commandLine.registerConverter(Long.class, text -> wholeNumber(text, Long.MIN_VALUE, Long.MAX_VALUE));
+        commandLine.registerConverter(Long.TYPE, text -> wholeNumber(text, Long.MIN_VALUE, Long.MAX_VALUE));
+        commandLine.registerConverter(Integer.class,
+                text -> (int) wholeNumber(text, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        commandLine.registerConverter(Integer.TYPE,
+                text -> (int) wholeNumber(text, Integer.MIN_VALUE, Integer.MAX_VALUE));
         int status = commandLine.execute(args);
         out.flush();
         err.flush();
         return status;
+    }
+
+    /**
+     * A decimal whole number (as {@link Long#parseLong}, optional sign) within {@code min..max}; refused naming the
+     * value and the range it must lie in.
+     */
+    static long wholeNumber(String text, long min, long max) {
+        java.math.BigInteger value;
+        try {
+            value = new java.math.BigInteger(text.strip());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+        }
+        if (value.compareTo(java.math.BigInteger.valueOf(min)) < 0
+                || value.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is outside " + min + ".." + max);
+        }
+        return value.longValueExact();
     }
 
     /**

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.common.Hex;
@@ -45,13 +46,29 @@ final class CliInputs {
         return file;
     }
 
+    /** The file name that means standard input, as for {@code eth bloom} and {@code --blooms}. */
+    static final String STDIN = "-";
+
+    /** Standard input, left open when the reader is closed. */
+    private static final class NonClosing extends java.io.FilterInputStream {
+        NonClosing(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public void close() {
+            // Standard input stays open.
+        }
+    }
+
     /**
-     * The text of {@code file}, read only up to {@code maxBytes}: a longer file (or an endless one such as a device)
+     * The text of {@code file} ({@value #STDIN}: standard input), read only up to {@code maxBytes}: a longer file (or an endless one such as a device)
      * is refused with its name and the limit instead of being read whole into memory.
      */
     static String readText(Path file, String option, int maxBytes) throws IOException {
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(regularFile(file, option))) {
+        boolean stdin = file.toString().equals(STDIN);
+        try (InputStream in = stdin ? new NonClosing(System.in) : Files.newInputStream(regularFile(file, option))) {
             bytes = in.readNBytes(maxBytes + 1);
         } catch (NoSuchFileException e) {
             // The bare "no such file: F" did not say which of a command's file options named it.
@@ -65,8 +82,8 @@ final class CliInputs {
     }
 
     /**
-     * The text of whichever of {@code textOption} (the value itself) and {@code fileOption} (a file holding it) was
-     * given, stripped of surrounding white space.
+     * The hex value of whichever of {@code textOption} (the value itself, stripped of surrounding white space) and
+     * {@code fileOption} (a file holding it, see {@link #hexValueFile}) was given.
      *
      * @throws IllegalArgumentException if both or neither were given
      */
@@ -74,7 +91,17 @@ final class CliInputs {
         if ((text == null) == (file == null)) {
             throw new UsageException("give exactly one of " + textOption + " and " + fileOption);
         }
-        return text != null ? text.strip() : readText(file, fileOption, MAX_VALUE_FILE_BYTES).strip();
+        return text != null ? text.strip() : hexValueFile(file, fileOption);
+    }
+
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
+
+    /**
+     * The hex value in {@code file} (up to {@link #MAX_VALUE_FILE_BYTES}), its white space removed: one line, or
+     * wrapped over many as {@code xxd -p} and many tools write hex.
+     */
+    static String hexValueFile(Path file, String option) throws IOException {
+        return WHITE_SPACE.matcher(readText(file, option, MAX_VALUE_FILE_BYTES)).replaceAll("");
     }
 
     /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */
@@ -225,7 +252,7 @@ final class CliInputs {
         @Option(names = "--block", paramLabel = "HEX", description = "The serialized block (with witness) as hex.")
         private String hex;
 
-        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex.")
+        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex (line breaks allowed); '-' reads stdin.")
         private Path file;
 
         /** The block given by either option; a refusal of its hex names the option (and the file). */

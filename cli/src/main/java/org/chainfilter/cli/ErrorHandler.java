@@ -138,15 +138,55 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
 
     /**
      * "; did you mean X or Y?" with picocli's suggestions for an unknown option (the command's option names it ranks
-     * as similar by the letter pairs they share), or "" when it has none. A stray word gets none: picocli ranks the
-     * subcommands against it with no floor, so "frobnicate" would be asked "did you mean math?".
+     * as similar by the letter pairs they share), or, for a stray word, the subcommands close to it; "" when there are
+     * none. picocli's own ranking of subcommands has no floor ("frobnicate" would be asked "did you mean math?").
      */
     private static String suggestions(ParameterException e) {
-        if (!(e instanceof UnmatchedArgumentException) || !((UnmatchedArgumentException) e).isUnknownOption()) {
+        if (!(e instanceof UnmatchedArgumentException)) {
             return "";
         }
-        List<String> similar = ((UnmatchedArgumentException) e).getSuggestions();
+        UnmatchedArgumentException unmatched = (UnmatchedArgumentException) e;
+        List<String> similar = unmatched.isUnknownOption() ? unmatched.getSuggestions()
+                : similarSubcommands(e.getCommandLine(), unmatched.getUnmatched());
         return similar.isEmpty() ? "" : "; did you mean " + String.join(" or ", similar) + "?";
+    }
+
+    /**
+     * For a stray word where a subcommand was expected, the subcommands within a small edit distance of it (one edit
+     * for a name of up to 3 letters, two for longer: "demoo" → demo, "scna" → scan), in their order; none for a word
+     * like "frobnicate".
+     */
+    static List<String> similarSubcommands(CommandLine command, List<String> unmatched) {
+        if (unmatched.isEmpty() || command.getSubcommands().isEmpty()) {
+            return List.of();
+        }
+        String word = unmatched.get(0).toLowerCase(java.util.Locale.ROOT);
+        List<String> similar = new java.util.ArrayList<>();
+        for (String name : command.getSubcommands().keySet()) {
+            if (editDistance(word, name) <= (name.length() <= 3 ? 1 : 2)) {
+                similar.add(name);
+            }
+        }
+        return similar;
+    }
+
+    /** The Levenshtein distance of two words, an adjacent transposition counting one edit (optimal string alignment). */
+    static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                if (i == 0 || j == 0) {
+                    d[i][j] = i + j;
+                    continue;
+                }
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     @Override

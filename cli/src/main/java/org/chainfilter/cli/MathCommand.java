@@ -21,7 +21,7 @@ final class MathCommand implements Runnable {
             description = "Expected number of elements: an integer, with _ separators or as 1e6 if you like.")
     private long elements;
 
-    @Option(names = "--fp", paramLabel = "P", required = true,
+    @Option(names = "--fp", paramLabel = "P", required = true, converter = RateConverter.class,
             description = "Target false-positive rate, strictly between 0 and 1 (e.g. 0.01).")
     private double falsePositiveRate;
 
@@ -46,20 +46,51 @@ final class MathCommand implements Runnable {
     static final class CountConverter implements picocli.CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
-            java.math.BigDecimal value;
-            try {
-                value = new java.math.BigDecimal(text.replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
-            }
-            if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
-                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
-            }
+            java.math.BigDecimal value = wholeNumber(text);
             if (value.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
                 throw new picocli.CommandLine.TypeConversionException("'" + text + "' is a whole number beyond "
                         + Long.MAX_VALUE + " in size, the most a count can be");
             }
             return value.longValueExact();
+        }
+    }
+
+    /** {@code text} as an exact whole number (1000000, 1_000_000, 1e6), of any size. */
+    static java.math.BigDecimal wholeNumber(String text) {
+        java.math.BigDecimal value;
+        try {
+            value = new java.math.BigDecimal(text.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+        }
+        if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
+            throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+        }
+        return value;
+    }
+
+    /**
+     * A rate written as a decimal number (0.01, 1e-6); refused when a double cannot hold it as a non-zero value
+     * ("1e-400" would silently become 0.0 and be refused as "0.0") or as a finite one.
+     */
+    static final class RateConverter implements picocli.CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String text) {
+            java.math.BigDecimal exact;
+            try {
+                exact = new java.math.BigDecimal(text.strip());
+            } catch (NumberFormatException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a decimal number");
+            }
+            double value = exact.doubleValue();
+            if (value == 0 && exact.signum() != 0) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is too small for a double (it"
+                        + " rounds to 0); the smallest positive rate is " + Double.MIN_VALUE);
+            }
+            if (Double.isInfinite(value)) {
+                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is too large for a double");
+            }
+            return value;
         }
     }
 

@@ -69,6 +69,13 @@ class Bip37CommandTest {
         assertEquals("chainfilter: --tweak is 0x1ffffffff; nTweak is 0..4294967295" + NL, hexTweak.err);
         CliRun wordTweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "seven");
         assertEquals("chainfilter: --tweak 'seven' is not a decimal or 0x-hex number" + NL, wordTweak.err);
+        CliRun huge = CliRun.of("bip37", "create", "--elements", "1e20", "--fp-rate", "0.1", "--tweak", "0");
+        assertEquals("chainfilter: Invalid value for option '--elements': nElements is 1e20; it must be 1..4294967295"
+                + " (Core's uint32, and Core divides by it) (see 'chainfilter bip37 create --help')" + NL, huge.err);
+        CliRun tiny = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "1e-400", "--tweak", "0");
+        assertEquals("chainfilter: Invalid value for option '--fp-rate': '1e-400' is too small for a double (it rounds"
+                + " to 0); the smallest positive rate is 4.9E-324 (see 'chainfilter bip37 create --help')" + NL,
+                tiny.err);
         CliRun fraction = CliRun.of("bip37", "create", "--elements", "2.5", "--fp-rate", "0.1", "--tweak", "0");
         assertEquals(2, fraction.status, fraction::toString);
         assertEquals("chainfilter: Invalid value for option '--elements': '2.5' is not a whole number (see 'chainfilter"
@@ -175,6 +182,23 @@ class Bip37CommandTest {
         CliRun fromFile = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", block.toString());
         assertEquals(0, fromFile.status, fromFile::toString);
         assertTrue(fromFile.out.startsWith("merkleblock " + MERKLEBLOCK + NL), fromFile.out);
+        // Wrapped at 60 digits a line (CRLF), as xxd -p and many tools write hex: the same block.
+        Path wrapped = Files.writeString(dir.resolve("wrapped.hex"), String.join("\r\n",
+                BLOCK.split("(?<=\\G.{60})")) + "\r\n");
+        CliRun fromWrapped = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file",
+                wrapped.toString());
+        assertEquals(fromFile.out, fromWrapped.out, fromWrapped::toString);
+        java.io.InputStream savedStdin = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(Files.readAllBytes(wrapped)));
+        try {
+            CliRun fromStdin = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", "-");
+            assertEquals(fromFile.out, fromStdin.out, fromStdin::toString);
+        } finally {
+            System.setIn(savedStdin);
+        }
+        Path bad = Files.writeString(dir.resolve("bad.hex"), BLOCK.substring(0, 60) + "\n" + "zz" + BLOCK.substring(62));
+        CliRun fromBad = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", bad.toString());
+        assertEquals("chainfilter: --block-file " + bad + ": not a hex digit: 'z' at position 60" + NL, fromBad.err);
         CliRun both = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", BLOCK, "--block-file",
                 block.toString());
         // Options that do not go together: a malformed command line, status 2 as for one picocli cannot parse.

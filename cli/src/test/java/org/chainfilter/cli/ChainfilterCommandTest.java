@@ -163,6 +163,11 @@ class ChainfilterCommandTest {
                 "Invalid value for option '--elements': 'many' is not a whole number (see 'chainfilter math --help')");
         assertOneLineError(CliRun.of("frobnicate"), 2,
                 "Unmatched argument at index 0: 'frobnicate' (see 'chainfilter --help')");
+        assertOneLineError(CliRun.of("demoo"), 2,
+                "Unmatched argument at index 0: 'demoo'; did you mean demo? (see 'chainfilter --help')");
+        assertOneLineError(CliRun.of("eth", "scna", "--rpc", "http://x"), 2,
+                "Unmatched arguments from index 1: 'scna', '--rpc', 'http://x'; did you mean scan? (see 'chainfilter"
+                        + " eth --help')");
         assertOneLineError(CliRun.of(), 2, "a subcommand is required (see 'chainfilter --help')");
         assertOneLineError(CliRun.of("hash"), 2,
                 "a hash function is required: murmur3 or siphash (see 'chainfilter hash --help')");
@@ -230,11 +235,11 @@ class ChainfilterCommandTest {
     @Test
     void withoutAnUnknownOptionTheFirstInvalidValueIsReportedThenAStrayArgumentThenMissingOptions() {
         assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "abc", "--to", "def"), 2,
-                "Invalid value for option '--from': 'abc' is not a long (see 'chainfilter eth scan --help')");
+                "Invalid value for option '--from': 'abc' is not a whole number (see 'chainfilter eth scan --help')");
         assertOneLineError(CliRun.of("eth", "scan", "--to", "def", "extra", "--from", "abc"), 2,
-                "Invalid value for option '--to': 'def' is not a long (see 'chainfilter eth scan --help')");
+                "Invalid value for option '--to': 'def' is not a whole number (see 'chainfilter eth scan --help')");
         assertOneLineError(CliRun.of("eth", "scan", "extra", "--from", "abc"), 2,
-                "Invalid value for option '--from': 'abc' is not a long (see 'chainfilter eth scan --help')");
+                "Invalid value for option '--from': 'abc' is not a whole number (see 'chainfilter eth scan --help')");
         // An option given without its value is reported before the argument this leaves stray.
         assertOneLineError(CliRun.of("eth", "scan", "--rpc", "http://x", "--from", "--to", "5"), 2,
                 "Expected parameter for option '--from' but found '--to' (see 'chainfilter eth scan --help')");
@@ -255,8 +260,8 @@ class ChainfilterCommandTest {
         Path blooms = Files.writeString(dir.resolve("blooms.txt"), "");
         Path index = dir.resolve("index");
         assertOneLineError(CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms",
-                blooms.toString(), "--batch", "many"), 2, "Invalid value for option '--batch': 'many' is not an int"
-                        + " (see 'chainfilter eth index build --help')");
+                blooms.toString(), "--batch", "many"), 2, "Invalid value for option '--batch': 'many' is not a whole"
+                        + " number (see 'chainfilter eth index build --help')");
         assertFalse(Files.exists(index), "index directory created");
         CliRun built = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms", blooms.toString());
         assertEquals(0, built.status, built::toString);
