@@ -80,6 +80,15 @@ final class RpcSession {
     private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND, TIMED_OUT, BATCH_TIMED_OUT }
 
     /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
+    /**
+     * What is said of a call or range that timed out: cut off by this client's timeout ({@link #noAnswer}, where a
+     * longer call timeout may help), or given up by the node itself (geth's -32002 "request timed out", which came
+     * back at once: the client's timeout has nothing to do with it).
+     */
+    private static String timedOut(Outcome outcome) {
+        return outcome.response != null ? "the node gave up on it (" + outcome.problem + ")" : noAnswer(outcome.problem);
+    }
+
     private static String noAnswer(String problem) {
         return BlockScanner.NO_ANSWER_WITHIN_THE_CALL_TIMEOUT + " (" + problem + ")";
     }
@@ -179,7 +188,7 @@ final class RpcSession {
                     // Too large for a one-number answer: the same call would fail the same way.
                     throw new ScanException("eth_blockNumber failed: " + outcome.problem);
                 case TIMED_OUT:
-                    attempts.failed(noAnswer(outcome.problem));
+                    attempts.failed(timedOut(outcome));
                     break;
                 default:
                     attempts.failed(outcome.problem);
@@ -257,7 +266,8 @@ final class RpcSession {
                         // A null block at or below the head: a load-balanced backend that has not caught up yet.
                         problem = "block " + n + " is not available (null)";
                     } else if (outcome.status == Status.TIMED_OUT) {
-                        problem = "block " + n + ": " + noAnswer(outcome.problem) + "; " + unsplittable("header");
+                        problem = "block " + n + ": " + timedOut(outcome)
+                                + (outcome.response == null ? "; " + unsplittable("header") : "");
                     } else if (outcome.status != Status.RESEND) {
                         problem = outcome.problem;
                     }
@@ -364,7 +374,7 @@ final class RpcSession {
                     case TIMED_OUT:
                     case BATCH_TIMED_OUT:
                         boolean splittable = range.blockHash == null && range.span() > 1;
-                        String timedOut = noAnswer(outcome.problem);
+                        String timedOut = timedOut(outcome);
                         if (outcome.status == Status.TIMED_OUT && splittable
                                 && timeouts.merge(range, 1, Integer::sum) >= timeoutsBeforeSmaller()) {
                             split(range, asMadeSmaller(timedOut), pending);
@@ -378,7 +388,8 @@ final class RpcSession {
                                 timeouts.merge(range, 1, Integer::sum);
                                 limits.logCallsAlone = true;
                             }
-                            problem = range + ": " + timedOut + (splittable ? "" : "; " + unsplittable("block"));
+                            problem = range + ": " + timedOut + (splittable || outcome.response != null ? ""
+                                    : "; " + unsplittable("block"));
                             pending.addFirst(range);
                         }
                         break;

@@ -93,8 +93,11 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
      */
     private String pastTheConfirmedHead() {
         long confirmedHead = headBlock - confirmations;
-        return blocksScanned == 0 && firstBlock > confirmedHead
-                ? "; nothing to scan: block " + firstBlock + " is past the confirmed head, block " + confirmedHead : "";
+        if (blocksScanned != 0 || firstBlock <= confirmedHead) {
+            return "";
+        }
+        return confirmedHead < 0 ? "; nothing to scan: no block has " + confirmations + " confirmations yet"
+                : "; nothing to scan: block " + firstBlock + " is past the confirmed head, block " + confirmedHead;
     }
 
     public String report() {

@@ -205,18 +205,8 @@ class BlockScannerSessionTest {
         assertTrue(logsFail.getMessage().startsWith("eth_getLogs failed 2 times in a row"), logsFail.getMessage());
         assertTrue(logsFail.nodeAnswered(), "the head and the headers were answered");
 
-        HttpService rateLimited = new HttpService(provider.url()) {
-            @Override
-            public <T extends Response> T send(Request request, Class<T> type) {
-                EthBlockNumber limited = new EthBlockNumber();
-                limited.setId(request.getId());
-                limited.setJsonrpc("2.0");
-                limited.setError(new Response.Error(-32005, "request rate exceeded"));
-                return type.cast(limited);
-            }
-        };
         RetriesExhaustedException limitedOut = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
-                .builder(rateLimited).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(5), Duration.ofMillis(5)))
+                .builder(refusingEveryCall(-32005, "request rate exceeded")).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(5), Duration.ofMillis(5)))
                 .sleeper(sleeps::add).build().scan(LogFilter.matchAll(), 0, 9, log -> { }));
         assertTrue(limitedOut.getMessage().endsWith("last error: error -32005: request rate exceeded"),
                 limitedOut.getMessage());
@@ -248,6 +238,40 @@ class BlockScannerSessionTest {
                     + " received: 500; <html> <body> upstream error upstream error")
                     && problem.matches(".*… \\(9\\d{4} characters in all\\)"), problem);
         }
+    }
+
+    /**
+     * The node's own timeout (geth's -32002 "request timed out", answered at once) is said as the node's, without the
+     * advice to raise the client's call timeout, which cannot help: for eth_blockNumber and for one block's logs.
+     */
+    @Test
+    void theNodesOwnTimeoutIsNotBlamedOnTheCallTimeout() {
+        RetriesExhaustedException head = assertThrows(RetriesExhaustedException.class, () -> BlockScanner
+                .builder(refusingEveryCall(-32002, "request timed out")).retryPolicy(RetryPolicy.of(2, Duration.ofMillis(1), Duration.ofMillis(1)))
+                .sleeper(delay -> { }).build().scan(ADDRESS_1_OR_3, 0, 9, log -> { }));
+        assertEquals("eth_blockNumber failed 2 times in a row (retry limit 2); last error: the node gave up on it"
+                + " (error -32002: request timed out)", head.getMessage());
+
+        provider.limitLogRange(0, -32002, "request timed out");
+        RetriesExhaustedException block = assertThrows(RetriesExhaustedException.class, () -> scanner()
+                .sleeper(delay -> { }).build().scan(LogFilter.matchAll(), 4, 9, log -> { }));
+        assertEquals("eth_getLogs failed 5 times in a row (retry limit 5); last error: block 4 by hash "
+                + provider.chain.get(4).hash + ": the node gave up on it (error -32002: request timed out)",
+                block.getMessage());
+    }
+
+    /** A node that answers every call (sent alone) with this JSON-RPC error. */
+    private HttpService refusingEveryCall(int code, String message) {
+        return new HttpService(provider.url()) {
+            @Override
+            public <T extends Response> T send(Request request, Class<T> type) {
+                EthBlockNumber refused = new EthBlockNumber();
+                refused.setId(request.getId());
+                refused.setJsonrpc("2.0");
+                refused.setError(new Response.Error(code, message));
+                return type.cast(refused);
+            }
+        };
     }
 
     /** A scan that fails after some batches carries what it had done; one that fails before its first has nothing. */

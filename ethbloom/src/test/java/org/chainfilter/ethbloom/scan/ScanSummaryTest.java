@@ -59,6 +59,10 @@ class ScanSummaryTest {
         ScanSummary atTheHead = new ScanSummary(49, 48, Long.MAX_VALUE, 60, 12, false, false, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0);
         assertTrue(atTheHead.report().contains("nothing to scan: block 49 is past the confirmed head, block 48"));
+        ScanSummary youngChain = new ScanSummary(0, -1, Long.MAX_VALUE, 5, 12, false, false, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0);
+        assertTrue(youngChain.report().startsWith("blocks 0..-1 scanned (0 blocks); head 5, 12 confirmations; nothing"
+                + " to scan: no block has 12 confirmations yet\n"), youngChain.report());
         ScanSummary scanned = summary(0, 100, 0, 0, 100, 0, 0, false);
         assertFalse(scanned.report().contains("nothing to scan"), scanned.report());
     }
