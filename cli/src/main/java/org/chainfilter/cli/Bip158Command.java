@@ -60,6 +60,10 @@ final class Bip158Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            if (blockSource.readsStdin() && spentFile != null && spentFile.toString().equals(CliInputs.STDIN)) {
+                throw new UsageException("--block-file and --spent-file both read stdin ('-'); give one of them a"
+                        + " file");
+            }
             Block block = blockSource.read();
             List<byte[]> scripts = CliInputs.decodeHex("--spent", spent);
             if (spentFile != null) {

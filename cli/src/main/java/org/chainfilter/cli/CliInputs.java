@@ -101,7 +101,23 @@ final class CliInputs {
      * wrapped over many as {@code xxd -p} and many tools write hex.
      */
     static String hexValueFile(Path file, String option) throws IOException {
-        return WHITE_SPACE.matcher(readText(file, option, MAX_VALUE_FILE_BYTES)).replaceAll("");
+        String text = readText(file, option, MAX_VALUE_FILE_BYTES);
+        // A character that is neither hex nor white space is named where it stands in the file (its position among
+        // the digits alone would not be found in an editor); an 0x may open the value.
+        int line = 1;
+        int lineStart = 0;
+        int start = text.startsWith("0x") || text.startsWith("0X") ? 2 : 0;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                line++;
+                lineStart = i + 1;
+            } else if (Character.digit(c, 16) < 0 && !Character.isWhitespace(c) || c > 0x7f) {
+                throw new IllegalArgumentException(option + " " + file + ": not a hex digit: '" + c + "' at line "
+                        + line + ", column " + (i - lineStart + 1));
+            }
+        }
+        return WHITE_SPACE.matcher(text).replaceAll("");
     }
 
     /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */
@@ -252,8 +268,14 @@ final class CliInputs {
         @Option(names = "--block", paramLabel = "HEX", description = "The serialized block (with witness) as hex.")
         private String hex;
 
-        @Option(names = "--block-file", paramLabel = "FILE", description = "A file holding the block as hex (line breaks allowed); '-' reads stdin.")
+        @Option(names = "--block-file", paramLabel = "FILE",
+                description = "A file holding the block as hex (line breaks allowed); '-' reads stdin.")
         private Path file;
+
+        /** Whether the block is read from standard input ({@code --block-file -}). */
+        boolean readsStdin() {
+            return file != null && file.toString().equals(STDIN);
+        }
 
         /** The block given by either option; a refusal of its hex names the option (and the file). */
         Block read() throws IOException {

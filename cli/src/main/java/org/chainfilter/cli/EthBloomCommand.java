@@ -131,14 +131,19 @@ final class EthBloomCommand implements Callable<Integer> {
         } else if (node.has("error")) {
             // A JSON-RPC error answer piped in (eth_getLogs refused): the node's own words say why.
             JsonNode error = node.get("error");
+            String said = error.isObject() ? "error " + error.path("code").asText("?") + ": "
+                    + error.path("message").asText("") : error.toString();
             throw new IllegalArgumentException(where + " is a JSON-RPC error answer, not logs: "
-                    + (error.isObject() ? "error " + error.path("code").asText("?") + ": "
-                            + error.path("message").asText("") : error.toString()));
+                    + (said.length() <= MAX_QUOTED_ERROR_CHARS ? said : said.substring(0, MAX_QUOTED_ERROR_CHARS)
+                            + "… (" + said.length() + " characters in all)"));
         } else {
             throw new IllegalArgumentException(
                     where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
         }
     }
+
+    /** The most of a piped error's words a refusal quotes (as the scanner quotes a provider's). */
+    static final int MAX_QUOTED_ERROR_CHARS = 300;
 
     private static byte[] hexField(JsonNode log, String field, int length, int index) {
         JsonNode value = log.get(field);

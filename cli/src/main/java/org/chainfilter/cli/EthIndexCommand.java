@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -167,7 +168,8 @@ final class EthIndexCommand implements Runnable {
             long appended = 0;
             try (SectionIndexWriter writer = SectionIndexWriter.open(directory, firstBlock)) {
                 try {
-                    appended = bloomsFile != null ? appendFromFile(writer) : appendFromNode(writer, service,
+                    appended = bloomsFile != null ? appendFromFile(writer, created ? null : SectionIndex.open(
+                            directory)) : appendFromNode(writer, service,
                             retryPolicy);
                 } catch (IOException | RuntimeException e) {
                     if (created && writer.nextBlock() == firstBlock) {
@@ -199,23 +201,29 @@ final class EthIndexCommand implements Runnable {
             }
         }
 
-        private long appendFromFile(SectionIndexWriter writer) throws IOException {
+        /** @param existing the index as it was before this run, or null when this run created it */
+        private long appendFromFile(SectionIndexWriter writer, SectionIndex existing) throws IOException {
             // A strict UTF-8 decoder for stdin as for a file, so bytes that are not text are refused the same way.
             try (BufferedReader in = bloomsFile.equals("-")
                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8.newDecoder()))
                     : Files.newBufferedReader(CliInputs.regularFile(Path.of(bloomsFile), "--blooms"))) {
-                return appendLines(writer, in);
+                return appendLines(writer, existing, in);
             } catch (CharacterCodingException e) {
                 // The decoder's own message is "Input length = 1", which names nothing.
                 throw new IllegalArgumentException("--blooms " + bloomsFile + " is not UTF-8 text", e);
             }
         }
 
-        private long appendLines(SectionIndexWriter writer, BufferedReader in) throws IOException {
+        private long appendLines(SectionIndexWriter writer, SectionIndex existing, BufferedReader in)
+                throws IOException {
             long appended = 0;
-            // An existing index resumes: the file's lines for the blocks it already holds are skipped (the first
-            // line appended must then name the index's last block as its parent, which ties the two together).
+            // An existing index resumes: the file's lines for the blocks it already holds are checked like any line
+            // and skipped, the line of its last block must carry the hash the index holds for it, and the first
+            // line appended names that block as its parent: the file is then of the index's chain.
             long resumeAt = writer.nextBlock();
+            long heldFrom = existing == null || existing.indexedBlockCount() == 0 ? resumeAt : existing.firstBlock();
+            byte[] heldLastHash = heldFrom == resumeAt ? null
+                    : existing.lastBlockHash(existing.sectionCount() - 1);
             long skipped = 0;
             CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
                     "--blooms " + bloomsFile);
@@ -232,16 +240,21 @@ final class EthIndexCommand implements Runnable {
                             + " fields; expected 'NUMBER HASH PARENTHASH BLOOM'");
                 }
                 long number = parseBlockNumber(fields[0], lineNumber);
-                if (number < resumeAt && appended == 0) {
-                    skipped++;
-                    continue;
-                }
                 // A refusal of a field names it as the format does: a bare "not a hex digit" did not say which.
                 String where = "line " + lineNumber + ", ";
                 byte[] hash = CliInputs.hex(where + "HASH", fields[1], 32, "hash");
                 byte[] parentHash = CliInputs.hex(where + "PARENTHASH", fields[2], 32, "parent hash");
                 LogsBloom bloom = LogsBloom.fromBytes(
                         CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
+                if (appended == 0 && number >= heldFrom && number < resumeAt) {
+                    if (number == resumeAt - 1 && !Arrays.equals(hash, heldLastHash)) {
+                        throw new IllegalArgumentException("line " + lineNumber + ": block " + number + " has hash 0x"
+                                + Hex.encode(hash) + " but the index holds it with hash 0x" + Hex.encode(heldLastHash)
+                                + ": the file is of another chain");
+                    }
+                    skipped++;
+                    continue;
+                }
                 try {
                     writer.append(number, hash, parentHash, bloom);
                 } catch (IllegalArgumentException e) {

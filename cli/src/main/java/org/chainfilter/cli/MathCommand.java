@@ -79,8 +79,13 @@ final class MathCommand implements Runnable {
             java.math.BigDecimal exact;
             try {
                 exact = new java.math.BigDecimal(text.strip());
-            } catch (NumberFormatException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a decimal number");
+            } catch (NumberFormatException notDecimal) {
+                // Java's other double literals (0.01d, 0x1p-7) as Double.parseDouble reads them, as before.
+                try {
+                    return Double.parseDouble(text);
+                } catch (NumberFormatException e) {
+                    throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a decimal number");
+                }
             }
             double value = exact.doubleValue();
             if (value == 0 && exact.signum() != 0) {

@@ -110,6 +110,10 @@ class Bip158CommandTest {
         assertEquals("chainfilter: --block-file " + block + ": hex string has an odd number of digits (161)" + NL,
                 odd.err);
         Path missing = dir.resolve("missing.txt");
+        CliRun bothStdin = CliRun.of("bip158", "build", "--block-file", "-", "--spent-file", "-");
+        assertEquals(2, bothStdin.status, bothStdin::toString);
+        assertEquals("chainfilter: --block-file and --spent-file both read stdin ('-'); give one of them a file" + NL,
+                bothStdin.err);
         CliRun noSpent = CliRun.of("bip158", "build", "--block", BLOCK, "--spent-file", missing.toString());
         assertEquals("chainfilter: --spent-file " + missing + ": no such file" + NL, noSpent.err);
         CliRun noBlock = CliRun.of("bip158", "build", "--block-file", missing.toString(), "--spent", SPENT);

@@ -198,7 +198,7 @@ class Bip37CommandTest {
         }
         Path bad = Files.writeString(dir.resolve("bad.hex"), BLOCK.substring(0, 60) + "\n" + "zz" + BLOCK.substring(62));
         CliRun fromBad = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", bad.toString());
-        assertEquals("chainfilter: --block-file " + bad + ": not a hex digit: 'z' at position 60" + NL, fromBad.err);
+        assertEquals("chainfilter: --block-file " + bad + ": not a hex digit: 'z' at line 2, column 1" + NL, fromBad.err);
         CliRun both = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", BLOCK, "--block-file",
                 block.toString());
         // Options that do not go together: a malformed command line, status 2 as for one picocli cannot parse.

@@ -9,6 +9,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,6 +89,24 @@ class ChainfilterCommandTest {
         assertOneLineError(CliRun.of("math", "--elements", "1e-999999999", "--fp", "0.01"), 2,
                 "Invalid value for option '--elements': '1e-999999999' is not a whole number (see 'chainfilter math"
                         + " --help')");
+    }
+
+    /**
+     * A rate a double cannot hold is refused with the value typed ("1e-400" became 0.0 and was refused as "0.0");
+     * Java's other double literals still read as before.
+     */
+    @Test
+    void ratesThatUnderflowADoubleAreRefusedAsTyped() {
+        Map<String, String> refused = Map.of(
+                "1e-400", "'1e-400' is too small for a double (it rounds to 0); the smallest positive rate is 4.9E-324",
+                "1e400", "'1e400' is too large for a double",
+                "often", "'often' is not a decimal number");
+        refused.forEach((rate, why) -> assertOneLineError(CliRun.of("math", "--elements", "10", "--fp", rate), 2,
+                "Invalid value for option '--fp': " + why + " (see 'chainfilter math --help')"));
+        CliRun plain = CliRun.of("math", "--elements", "1000", "--fp", "0.0078125");
+        for (String literal : List.of("0.0078125d", "0x1p-7", "7.8125E-3")) {
+            assertEquals(plain.out, CliRun.of("math", "--elements", "1000", "--fp", literal).out, literal);
+        }
     }
 
     /** A whole number too large for a count is called that; it was refused as "not a whole number". */

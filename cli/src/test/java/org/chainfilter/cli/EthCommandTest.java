@@ -1,6 +1,7 @@
 package org.chainfilter.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -178,7 +179,7 @@ class EthCommandTest {
         assertFailure("chainfilter: --bloom: not a hex digit: 'z' at position 2" + NL,
                 CliRun.of("eth", "match", "--bloom", badBloom));
         Path file = Files.writeString(dir.resolve("bloom.txt"), badBloom + "\n");
-        assertFailure("chainfilter: --bloom-file " + file + ": not a hex digit: 'z' at position 2" + NL,
+        assertFailure("chainfilter: --bloom-file " + file + ": not a hex digit: 'z' at line 1, column 3" + NL,
                 CliRun.of("eth", "match", "--bloom-file", file.toString()));
     }
 
@@ -254,6 +255,24 @@ class EthCommandTest {
                 + hash(5) + ": the chain was reorganised (or the headers come from two forks); an index is never"
                 + " rewritten, so rebuild it from blocks with more confirmations" + NL,
                 CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", otherChain.toString()));
+
+        Path low = Files.writeString(dir.resolve("low.txt"), "0 " + hash(0) + " " + hash(99) + " "
+                + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 1: block 0 appended; the index expects block 6 next" + NL,
+                CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", low.toString()));
+        Path otherLast = Files.writeString(dir.resolve("other-last.txt"), "4 " + hash(4) + " " + hash(3) + " "
+                + LogsBloom.EMPTY.toHex() + "\n5 " + hash(50) + " " + hash(4) + " " + LogsBloom.EMPTY.toHex() + "\n");
+        assertFailure("chainfilter: line 2: block 5 has hash " + hash(50) + " but the index holds it with hash "
+                + hash(5) + ": the file is of another chain" + NL,
+                CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", otherLast.toString()));
+        Path junk = Files.writeString(dir.resolve("junk.txt"), "2 zz zz zz\n");
+        assertFailure("chainfilter: line 1, HASH 'zz': not a hex digit: 'z' at position 0" + NL,
+                CliRun.of("eth", "index", "build", "--index", copy.toString(), "--blooms", junk.toString()));
+        Path fresh = dir.resolve("fresh");
+        assertFailure("chainfilter: line 2: block 1 appended; the index expects block 3 next" + NL,
+                CliRun.of("eth", "index", "build", "--index", fresh.toString(), "--blooms", blooms.toString(),
+                        "--first-block", "3"));
+        assertFalse(Files.exists(fresh), "a new index is not resumed: nothing skipped, nothing left behind");
 
         for (String option : List.of("--batch", "--retries", "--rpc-timeout", "--rpc-max-response-bytes")) {
             CliRun ignored = CliRun.of("eth", "index", "build", "--index", index.toString(), "--blooms",
