@@ -96,6 +96,11 @@ final class CliInputs {
 
     private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
+    /** White space as {@link #WHITE_SPACE} ({@code \s}) has it: space, tab, line feed, vertical tab, form feed, CR. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
+    }
+
     /**
      * The hex value in {@code file} (up to {@link #MAX_VALUE_FILE_BYTES}), its white space removed: one line, or
      * wrapped over many as {@code xxd -p} and many tools write hex.
@@ -103,16 +108,22 @@ final class CliInputs {
     static String hexValueFile(Path file, String option) throws IOException {
         String text = readText(file, option, MAX_VALUE_FILE_BYTES);
         // A character that is neither hex nor white space is named where it stands in the file (its position among
-        // the digits alone would not be found in an editor); an 0x may open the value.
+        // the digits alone would not be found in an editor); an 0x may open the value, after white space.
         int line = 1;
         int lineStart = 0;
-        int start = text.startsWith("0x") || text.startsWith("0X") ? 2 : 0;
-        for (int i = start; i < text.length(); i++) {
+        int first = 0;
+        while (first < text.length() && isSpace(text.charAt(first))) {
+            first++;
+        }
+        int prefixEnd = text.startsWith("0x", first) || text.startsWith("0X", first) ? first + 2 : first;
+        for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c == '\n') {
+            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
                 line++;
                 lineStart = i + 1;
-            } else if (Character.digit(c, 16) < 0 && !Character.isWhitespace(c) || c > 0x7f) {
+            } else if (i >= first && i < prefixEnd || isSpace(c)) {
+                continue;
+            } else if (Character.digit(c, 16) < 0 || c > 0x7f) {
                 throw new IllegalArgumentException(option + " " + file + ": not a hex digit: '" + c + "' at line "
                         + line + ", column " + (i - lineStart + 1));
             }

@@ -74,21 +74,32 @@ final class MathCommand implements Runnable {
      * ("1e-400" would silently become 0.0 and be refused as "0.0") or as a finite one.
      */
     static final class RateConverter implements picocli.CommandLine.ITypeConverter<Double> {
+        private static final java.util.regex.Pattern SUFFIX = java.util.regex.Pattern.compile("[dDfF]$");
+
         @Override
         public Double convert(String text) {
-            java.math.BigDecimal exact;
-            try {
-                exact = new java.math.BigDecimal(text.strip());
-            } catch (NumberFormatException notDecimal) {
-                // Java's other double literals (0.01d, 0x1p-7) as Double.parseDouble reads them, as before.
+            String number = text.strip();
+            java.math.BigDecimal exact = decimal(SUFFIX.matcher(number).replaceFirst(""));
+            double value;
+            boolean nonZero;
+            if (exact != null) {
+                value = exact.doubleValue();
+                nonZero = exact.signum() != 0;
+            } else {
+                // Java's hexadecimal double literals (0x1p-7) as Double.parseDouble reads them, as before.
                 try {
-                    return Double.parseDouble(text);
+                    value = Double.parseDouble(number);
                 } catch (NumberFormatException e) {
                     throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a decimal number");
                 }
+                if (Double.isNaN(value)) {
+                    throw new picocli.CommandLine.TypeConversionException("'" + text + "' is not a number");
+                }
+                // A hex literal's value is zero only if its digits before the exponent are all zero.
+                nonZero = number.toLowerCase(java.util.Locale.ROOT).replaceFirst("p.*$", "")
+                        .replaceFirst("^[+-]?0x", "").matches(".*[1-9a-f].*");
             }
-            double value = exact.doubleValue();
-            if (value == 0 && exact.signum() != 0) {
+            if (value == 0 && nonZero) {
                 throw new picocli.CommandLine.TypeConversionException("'" + text + "' is too small for a double (it"
                         + " rounds to 0); the smallest positive rate is " + Double.MIN_VALUE);
             }
@@ -97,6 +108,16 @@ final class MathCommand implements Runnable {
             }
             return value;
         }
+
+        /** {@code text} as an exact decimal, or null when it is not one. */
+        private static java.math.BigDecimal decimal(String text) {
+            try {
+                return new java.math.BigDecimal(text);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
     }
 
     /** Decimal units (1 MB = 10^6 bytes), as storage is usually quoted. */

@@ -198,6 +198,14 @@ class Bip37CommandTest {
         }
         Path bad = Files.writeString(dir.resolve("bad.hex"), BLOCK.substring(0, 60) + "\n" + "zz" + BLOCK.substring(62));
         CliRun fromBad = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", bad.toString());
+        // CR-only line ends count as lines; an 0x after leading white space opens the value.
+        Path crOnly = Files.writeString(dir.resolve("cr.hex"), BLOCK.substring(0, 60) + "\r" + BLOCK.substring(60, 120)
+                + "\rzz");
+        assertEquals("chainfilter: --block-file " + crOnly + ": not a hex digit: 'z' at line 3, column 1" + NL,
+                CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file", crOnly.toString()).err);
+        Path prefixed = Files.writeString(dir.resolve("prefixed.hex"), "\n  0x" + BLOCK + "\n");
+        assertEquals(fromFile.out, CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block-file",
+                prefixed.toString()).out);
         assertEquals("chainfilter: --block-file " + bad + ": not a hex digit: 'z' at line 2, column 1" + NL, fromBad.err);
         CliRun both = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", BLOCK, "--block-file",
                 block.toString());

@@ -97,9 +97,11 @@ class ChainfilterCommandTest {
      */
     @Test
     void ratesThatUnderflowADoubleAreRefusedAsTyped() {
+        String tooSmall = " is too small for a double (it rounds to 0); the smallest positive rate is 4.9E-324";
         Map<String, String> refused = Map.of(
-                "1e-400", "'1e-400' is too small for a double (it rounds to 0); the smallest positive rate is 4.9E-324",
-                "1e400", "'1e400' is too large for a double",
+                "1e-400", "'1e-400'" + tooSmall, "1e-400d", "'1e-400d'" + tooSmall, "0x1p-2000", "'0x1p-2000'" + tooSmall,
+                "1e400", "'1e400' is too large for a double", "0x1p2000", "'0x1p2000' is too large for a double",
+                "Infinity", "'Infinity' is too large for a double", "NaN", "'NaN' is not a number",
                 "often", "'often' is not a decimal number");
         refused.forEach((rate, why) -> assertOneLineError(CliRun.of("math", "--elements", "10", "--fp", rate), 2,
                 "Invalid value for option '--fp': " + why + " (see 'chainfilter math --help')"));

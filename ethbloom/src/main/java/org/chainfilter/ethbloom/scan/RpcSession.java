@@ -79,16 +79,16 @@ final class RpcSession {
      */
     private enum Status { OK, TOO_LARGE, TRANSIENT, FATAL, RESEND, TIMED_OUT, BATCH_TIMED_OUT }
 
-    /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
     /**
      * What is said of a call or range that timed out: cut off by this client's timeout ({@link #noAnswer}, where a
-     * longer call timeout may help), or given up by the node itself (geth's -32002 "request timed out", which came
-     * back at once: the client's timeout has nothing to do with it).
+     * longer call timeout may help), or given up by the node itself (geth's -32002 "request timed out", sent when its
+     * own write timeout passes: a longer client timeout does not change that).
      */
     private static String timedOut(Outcome outcome) {
         return outcome.response != null ? "the node gave up on it (" + outcome.problem + ")" : noAnswer(outcome.problem);
     }
 
+    /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
     private static String noAnswer(String problem) {
         return BlockScanner.NO_ANSWER_WITHIN_THE_CALL_TIMEOUT + " (" + problem + ")";
     }

@@ -96,7 +96,8 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
         if (blocksScanned != 0 || firstBlock <= confirmedHead) {
             return "";
         }
-        return confirmedHead < 0 ? "; nothing to scan: no block has " + confirmations + " confirmations yet"
+        return confirmedHead < 0 ? "; nothing to scan: no block has " + confirmations
+                + (confirmations == 1 ? " confirmation" : " confirmations") + " yet"
                 : "; nothing to scan: block " + firstBlock + " is past the confirmed head, block " + confirmedHead;
     }
 

@@ -63,6 +63,8 @@ class ScanSummaryTest {
                 0, 0, 0, 0, 0, 0);
         assertTrue(youngChain.report().startsWith("blocks 0..-1 scanned (0 blocks); head 5, 12 confirmations; nothing"
                 + " to scan: no block has 12 confirmations yet\n"), youngChain.report());
+        assertTrue(new ScanSummary(0, -1, Long.MAX_VALUE, -1, 1, false, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                .report().contains("nothing to scan: no block has 1 confirmation yet\n"));
         ScanSummary scanned = summary(0, 100, 0, 0, 100, 0, 0, false);
         assertFalse(scanned.report().contains("nothing to scan"), scanned.report());
     }
