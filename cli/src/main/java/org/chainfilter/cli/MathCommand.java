@@ -118,7 +118,6 @@ final class MathCommand implements Runnable {
             }
         }
     }
-    }
 
     /** Decimal units (1 MB = 10^6 bytes), as storage is usually quoted. */
     static String humanBytes(long bytes) {
