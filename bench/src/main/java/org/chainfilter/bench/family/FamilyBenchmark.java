@@ -1,6 +1,8 @@
 package org.chainfilter.bench.family;
 
 import com.google.common.hash.Funnels;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.commons.collections4.bloomfilter.ArrayCountingBloomFilter;
@@ -41,9 +43,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * which no filter that must touch its memory once can beat. Half the probes are members, half are not. Each kind runs
  * in its own fork, so every call site sees one implementation.
  *
- * <p>{@code put} puts fresh keys (the filter keeps filling past 10^7 during the run, which does not change the work per
- * call); for the cuckoo and counting filters one operation is a put and the remove of the same key, which keeps the
- * table at its load (a cuckoo filter would otherwise fill up).
+ * <p>{@code put} puts fresh keys into a filter of its own that starts empty and is emptied after every 10^7 puts
+ * ({@link Filter#cycling}), so every put lands in a filter between empty and full, as in use (until this session the
+ * queried filter, full already, kept filling: a fuller filter is cheaper per put, Guava's skipping its
+ * compare-and-swap for a bit already set, and the faster side, filled further, gained most); for the cuckoo and
+ * counting filters one operation is a put and the remove of the same key, which keeps the table at its load (a
+ * cuckoo filter would otherwise fill up).
  *
  * <p>The Commons kinds take keys through {@link CommonsBloom#hasher} (MurmurHash3 x64_128 into an
  * {@code EnhancedDoubleHasher}), hashed anew for every call as our filters hash the key in every call:
@@ -51,8 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code commons-simple}: {@code SimpleBloomFilter} on {@code Shape.fromNP(10^7, 0.01)}, beside
  *       {@code classic} and {@code blocked}; {@code put} is {@code merge}.</li>
  *   <li>{@code commons-counting}: {@code ArrayCountingBloomFilter} (a 32-bit count per cell) on the same shape, beside
- *       {@code counting}; {@code put} is {@code add} and {@code subtract} of the key's cells
- *       ({@code CellExtractor.from(hasher.indices(shape))}). Its {@code merge(Hasher)} and {@code remove(Hasher)} are
+ *       {@code counting}; {@code put} is {@code add} and {@code subtract} of the key's cells (a lambda over
+ *       {@code hasher.indices(shape)}, each index with count 1). Its {@code merge(Hasher)} and {@code remove(Hasher)} are
  *       not usable at this size: they make the indices unique through a {@code java.util.BitSet} spanning the largest
  *       index and scan it from bit 0, milliseconds per call at {@code m} = 96 million bits.</li>
  *   <li>{@code commons-layered}: {@code LayeredBloomFilter} of {@code SimpleBloomFilter} layers sized for
@@ -63,7 +68,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       same filter asked layer by layer ({@code processBloomFilters} with each layer's {@code contains(Hasher)}),
  *       the cheaper way the same public API allows. Both sit beside {@code scalable}: our
  *       {@link ScalableBloomFilter} whose first stage holds {@link #LAYER_ELEMENTS} items (stages of 1, 2, 4 and 8
- *       million at 10^7), whose {@code put} asks every stage first. Both grow during the put benchmark.</li>
+ *       million at 10^7), whose {@code put} asks every stage first. In the put benchmark both grow up to 10^7 items, then are
+ *       emptied.</li>
  * </ul>
  * The setup checks every Commons filter with {@link CommonsBloom#requireWorking} (every key put is found, the rate
  * on keys never put is near 1%), so a misuse of its API cannot pass for speed.
@@ -89,6 +95,8 @@ public class FamilyBenchmark {
     static final int BATCH = 64;
     /** Items per Commons layer, and in the first stage of our scalable filter: ten layers at 10^7. */
     static final int LAYER_ELEMENTS = 1_000_000;
+    /** Empty Guava filters made for the put benchmark (Guava's has no clear): one per 10^7 puts. */
+    static final int GUAVA_SPARES = 6;
 
     /** Tests {@link #BATCH} pool keys from {@code from} into {@code results}; returns how many may be members. */
     interface BatchQuery {
@@ -113,10 +121,16 @@ public class FamilyBenchmark {
         @Setup(Level.Trial)
         public void build() {
             if (kind.equals("guava")) {
-                com.google.common.hash.BloomFilter<byte[]> guava =
-                        com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), ELEMENTS, RATE);
+                com.google.common.hash.BloomFilter<byte[]> guava = newGuava();
                 fill(guava::put);
-                useLibrary(guava::mightContain, guava::put);
+                // Guava's filter has no clear: empty ones made now, outside the measured window, one per 10^7 puts.
+                java.util.ArrayDeque<com.google.common.hash.BloomFilter<byte[]>> spares = new java.util.ArrayDeque<>();
+                for (int i = 0; i < GUAVA_SPARES; i++) {
+                    spares.add(newGuava());
+                }
+                List<com.google.common.hash.BloomFilter<byte[]>> target = new ArrayList<>(List.of(newGuava()));
+                useLibrary(guava::mightContain, cycling(key -> target.get(0).put(key),
+                        () -> target.set(0, spares.isEmpty() ? newGuava() : spares.poll())));
                 return;
             }
             if (kind.startsWith("commons-")) {
@@ -132,8 +146,29 @@ public class FamilyBenchmark {
                 RemovableFilter<byte[]> removable = (RemovableFilter<byte[]>) filter;
                 put = key -> removable.put(key) & removable.remove(key);
             } else {
-                put = filter::put;
+                MembershipFilter<byte[]> target = create(kind);
+                put = cycling(target::put, target::clear);
             }
+        }
+
+        private static com.google.common.hash.BloomFilter<byte[]> newGuava() {
+            return com.google.common.hash.BloomFilter.create(Funnels.byteArrayFunnel(), ELEMENTS, RATE);
+        }
+
+        /**
+         * {@code put}, emptying its filter with {@code empty} after every {@link #ELEMENTS} calls: the put benchmark's
+         * filter stays between empty and full.
+         */
+        static Predicate<byte[]> cycling(Predicate<byte[]> put, Runnable empty) {
+            long[] sinceEmpty = {0};
+            return key -> {
+                boolean changed = put.test(key);
+                if (++sinceEmpty[0] == ELEMENTS) {
+                    sinceEmpty[0] = 0;
+                    empty.run();
+                }
+                return changed;
+            };
         }
 
         /** An empty filter of the family for 10^7 items at 1%. */
@@ -177,7 +212,9 @@ public class FamilyBenchmark {
                     SimpleBloomFilter simple = new SimpleBloomFilter(shape);
                     Predicate<byte[]> merge = key -> simple.merge(CommonsBloom.hasher(key));
                     fill(merge);
-                    useLibrary(key -> simple.contains(CommonsBloom.hasher(key)), merge);
+                    SimpleBloomFilter target = new SimpleBloomFilter(shape);
+                    useLibrary(key -> simple.contains(CommonsBloom.hasher(key)),
+                            cycling(key -> target.merge(CommonsBloom.hasher(key)), target::clear));
                     requireWorking(ELEMENTS);
                     return;
                 }
@@ -196,8 +233,9 @@ public class FamilyBenchmark {
                 case "commons-layered":
                 case "commons-layered-per-layer": {
                     LayeredBloomFilter<SimpleBloomFilter> layered = layered();
-                    Predicate<byte[]> merge = key -> layered.merge(CommonsBloom.hasher(key));
-                    fill(merge);
+                    fill(key -> layered.merge(CommonsBloom.hasher(key)));
+                    LayeredBloomFilter<SimpleBloomFilter> target = layered();
+                    Predicate<byte[]> merge = cycling(key -> target.merge(CommonsBloom.hasher(key)), target::clear);
                     Predicate<byte[]> perLayer = key -> {
                         org.apache.commons.collections4.bloomfilter.Hasher hasher = CommonsBloom.hasher(key);
                         return !layered.processBloomFilters(layer -> !layer.contains(hasher));
@@ -229,10 +267,14 @@ public class FamilyBenchmark {
 
         /**
          * The key's cells for Commons' counting filter: its {@code k} indices, one count each, a repeated index
-         * counted as often as it comes ({@code CellExtractor.from}), so {@code subtract} undoes {@code add} exactly.
+         * counted as often as it comes, so {@code subtract} undoes {@code add} exactly. A lambda over the hasher's
+         * indices, as the API allows: {@code CellExtractor.from} would build a {@code TreeMap} of the cells in every
+         * call (1,280 B and about half the time of a put and remove), which a user need not pay.
          */
         private static CellExtractor cells(byte[] key, Shape shape) {
-            return CellExtractor.from(CommonsBloom.hasher(key).indices(shape));
+            org.apache.commons.collections4.bloomfilter.IndexExtractor indices =
+                    CommonsBloom.hasher(key).indices(shape);
+            return cell -> indices.processIndices(index -> cell.test(index, 1));
         }
 
         /**
@@ -338,17 +380,32 @@ public class FamilyBenchmark {
         return state.filter.merge(CommonsBloom.hasher(key)) & state.filter.remove(CommonsBloom.hasher(key));
     }
 
-    /** One random read of a {@code long[]} the size of the blocked filter: the one-cache-miss floor. */
+    /**
+     * One random read of a {@code long[]} the size of the blocked filter: the one-cache-miss floor. It walks the same
+     * key pool as the filters and reads the key's bytes, as every filter must (2^20 keys of 32 bytes, streamed), so
+     * that only the filter's work differs; the key does not feed the index, which stays independent of it. (Until
+     * this session the key was taken from the pool but never read, and the compiler dropped the load: that floor ran
+     * about twice as fast as one a filter could reach.)
+     */
     @Benchmark
     public long oneRandomReadFloor(Floor s, ProbeKeys keys) {
-        keys.next(); // the same pool walk as the filters, so only the filter work differs
+        byte[] key = keys.next();
         long x = s.state;
         x ^= x << 13;
         x ^= x >>> 7;
         x ^= x << 17;
         s.state = x;
-        return s.words[(int) EnhancedDoubleHashing.reduce(x, s.words.length)];
+        return s.words[(int) EnhancedDoubleHashing.reduce(x, s.words.length)] ^ readKey(key);
     }
+
+    /** The key's four words, folded: the reads of the key every filter makes. */
+    static long readKey(byte[] key) {
+        return (long) LONG_LE.get(key, 0) ^ (long) LONG_LE.get(key, 8) ^ (long) LONG_LE.get(key, 16)
+                ^ (long) LONG_LE.get(key, 24);
+    }
+
+    private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
      * One random read whose index is the previous read's value: the misses cannot overlap, so this is the latency of
@@ -357,11 +414,11 @@ public class FamilyBenchmark {
      */
     @Benchmark
     public long oneDependentReadFloor(Floor s, ProbeKeys keys) {
-        keys.next();
+        long keyWords = readKey(keys.next());
         // A step counter joins the word in the index, or the walk would soon fall into a short, cached cycle.
         long step = ++s.steps;
         long x = s.words[(int) EnhancedDoubleHashing.reduce(s.state ^ step * 0x9e3779b97f4a7c15L, s.words.length)];
         s.state = x;
-        return x;
+        return x ^ keyWords;
     }
 }

@@ -69,7 +69,9 @@ public final class InterleavedCpuTimeRun {
             x ^= x >>> 7;
             x ^= x << 17;
             state[0] = x;
-            return (words[(int) EnhancedDoubleHashing.reduce(x, words.length)] & 1) != 0;
+            // The key read as every filter reads it (FamilyBenchmark.readKey).
+            return ((words[(int) EnhancedDoubleHashing.reduce(x, words.length)] ^ FamilyBenchmark.readKey(key)) & 1)
+                    != 0;
         });
         // The latency floor: the next index is the word just read, so the misses cannot overlap.
         // A step counter joins the word in the index, or the walk would soon fall into a short, cached cycle.
