@@ -79,7 +79,7 @@ public final class InterleavedCpuTimeRun {
             long step = ++state[1];
             previous[0] = words[(int) EnhancedDoubleHashing.reduce(previous[0] ^ step * 0x9e3779b97f4a7c15L,
                     words.length)];
-            return (previous[0] & 1) != 0;
+            return ((previous[0] ^ FamilyBenchmark.readKey(key)) & 1) != 0;
         });
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
