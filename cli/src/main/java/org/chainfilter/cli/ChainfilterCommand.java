@@ -55,12 +55,11 @@ public final class ChainfilterCommand implements Runnable {
         ErrorHandler.collectErrors(commandLine);
         shareVersion(commandLine, new VersionProvider());
         // Before the subcommands are parsed: picocli's own refusal ("'9…9' is not a long") names no limit.
-        commandLine.registerConverter(Long.class, text -> wholeNumber(text, Long.MIN_VALUE, Long.MAX_VALUE));
-        commandLine.registerConverter(Long.TYPE, text -> wholeNumber(text, Long.MIN_VALUE, Long.MAX_VALUE));
-        commandLine.registerConverter(Integer.class,
-                text -> (int) wholeNumber(text, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        commandLine.registerConverter(Integer.TYPE,
-                text -> (int) wholeNumber(text, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        CommandLine.ITypeConverter<Long> longs = text -> integerWithin(text, Long.MIN_VALUE, Long.MAX_VALUE);
+        CommandLine.ITypeConverter<Integer> ints =
+                text -> (int) integerWithin(text, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        commandLine.registerConverter(Long.class, longs).registerConverter(Long.TYPE, longs)
+                .registerConverter(Integer.class, ints).registerConverter(Integer.TYPE, ints);
         int status = commandLine.execute(args);
         out.flush();
         err.flush();
@@ -71,7 +70,7 @@ public final class ChainfilterCommand implements Runnable {
      * A decimal whole number (as {@link Long#parseLong}, optional sign) within {@code min..max}; refused naming the
      * value and the range it must lie in.
      */
-    static long wholeNumber(String text, long min, long max) {
+    static long integerWithin(String text, long min, long max) {
         java.math.BigInteger value;
         try {
             value = new java.math.BigInteger(text.strip());

@@ -62,8 +62,9 @@ final class CliInputs {
     }
 
     /**
-     * The text of {@code file} ({@value #STDIN}: standard input), read only up to {@code maxBytes}: a longer file (or an endless one such as a device)
-     * is refused with its name and the limit instead of being read whole into memory.
+     * The text of {@code file} ({@value #STDIN}: standard input), read only up to {@code maxBytes}: a longer file (or
+     * an endless one such as a device) is refused with its name and the limit instead of being read whole into
+     * memory.
      */
     static String readText(Path file, String option, int maxBytes) throws IOException {
         byte[] bytes;

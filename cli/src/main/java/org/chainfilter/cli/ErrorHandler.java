@@ -170,7 +170,7 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
         return similar;
     }
 
-    /** The Levenshtein distance of two words, an adjacent transposition counting one edit (optimal string alignment). */
+    /** The edit distance of two words, an adjacent transposition counting one edit (optimal string alignment). */
     static int editDistance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) {

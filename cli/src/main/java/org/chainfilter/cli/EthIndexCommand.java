@@ -127,7 +127,7 @@ final class EthIndexCommand implements Runnable {
                 throw new UsageException("--confirmations goes with --rpc; a file is read to its end");
             }
             if (rpcUrl == null) {
-                for (String option : new String[] {"--batch", "--retries", "--rpc-timeout", "--rpc-max-response-bytes"}) {
+                for (String option : List.of("--batch", "--retries", "--rpc-timeout", "--rpc-max-response-bytes")) {
                     if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
                         throw new UsageException(option + " goes with --rpc; --blooms reads no node");
                     }

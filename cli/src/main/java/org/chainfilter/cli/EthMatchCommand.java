@@ -29,7 +29,8 @@ final class EthMatchCommand implements Callable<Integer> {
     @Option(names = "--bloom", paramLabel = "HEX", description = "The logsBloom: 256 bytes of hex, 0x optional.")
     private String bloomHex;
 
-    @Option(names = "--bloom-file", paramLabel = "FILE", description = "A file holding the logsBloom as hex; '-' reads stdin.")
+    @Option(names = "--bloom-file", paramLabel = "FILE",
+            description = "A file holding the logsBloom as hex; '-' reads stdin.")
     private Path bloomFile;
 
     @Mixin

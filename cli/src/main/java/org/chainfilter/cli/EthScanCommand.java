@@ -282,7 +282,7 @@ final class EthScanCommand implements Callable<Integer> {
         }
     }
 
-    /** Set while a follow waits for a node that does not answer; the follow's thread writes it, the listener reads it. */
+    /** Set while a follow waits for a node that does not answer; written by the follow, read by the listener. */
     private volatile boolean retriesMuted;
 
     private ScanListener progress(PrintWriter err) {

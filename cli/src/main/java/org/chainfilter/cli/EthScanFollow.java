@@ -48,9 +48,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * <p>Stopping: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop to stop, cancels the scanner's session (no call
  * is sent or retried after it, a wait before a retry ends) and the calls in flight, and waits, at most
  * {@link #STOP_GRACE}, for the loop to end: a batch whose logs are being printed is printed to its end and
- * checkpointed (it needs no call), a batch still waiting for the node is abandoned (nothing of it was printed). The loop then prints the summary and the last
- * scanned block, read from the checkpoint, so that {@code --from last+1}, or the same {@code --checkpoint}, continues
- * without a gap or a repeat. If the batch in progress failed instead (the node refused it), the error is printed and
+ * checkpointed (it needs no call), a batch still waiting for the node is abandoned (nothing of it was printed). The
+ * loop then prints the summary and the last scanned block, read from the checkpoint, so that {@code --from last+1}, or
+ * the same {@code --checkpoint}, continues without a gap or a repeat. If the batch in progress failed instead (the node refused it), the error is printed and
  * the process exits with {@link ErrorHandler#FAILURE}, not with the signal's status.
  */
 final class EthScanFollow {

@@ -57,9 +57,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code classic} and {@code blocked}; {@code put} is {@code merge}.</li>
  *   <li>{@code commons-counting}: {@code ArrayCountingBloomFilter} (a 32-bit count per cell) on the same shape, beside
  *       {@code counting}; {@code put} is {@code add} and {@code subtract} of the key's cells (a lambda over
- *       {@code hasher.indices(shape)}, each index with count 1). Its {@code merge(Hasher)} and {@code remove(Hasher)} are
- *       not usable at this size: they make the indices unique through a {@code java.util.BitSet} spanning the largest
- *       index and scan it from bit 0, milliseconds per call at {@code m} = 96 million bits.</li>
+ *       {@code hasher.indices(shape)}, each index with count 1). Its {@code merge(Hasher)} and
+ *       {@code remove(Hasher)} are not usable at this size: they make the indices unique through a
+ *       {@code java.util.BitSet} spanning the largest index and scan it from bit 0, milliseconds per call at
+ *       {@code m} = 96 million bits.</li>
  *   <li>{@code commons-layered}: {@code LayeredBloomFilter} of {@code SimpleBloomFilter} layers sized for
  *       {@link #LAYER_ELEMENTS} items each, a new layer after every {@link #LAYER_ELEMENTS} merges
  *       ({@code ExtendCheck.advanceOnCount}, no cleanup), each layer at the rate that keeps ten layers' compound
@@ -68,8 +69,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       same filter asked layer by layer ({@code processBloomFilters} with each layer's {@code contains(Hasher)}),
  *       the cheaper way the same public API allows. Both sit beside {@code scalable}: our
  *       {@link ScalableBloomFilter} whose first stage holds {@link #LAYER_ELEMENTS} items (stages of 1, 2, 4 and 8
- *       million at 10^7), whose {@code put} asks every stage first. In the put benchmark both grow up to 10^7 items, then are
- *       emptied.</li>
+ *       million at 10^7), whose {@code put} asks every stage first. In the put benchmark both grow up to 10^7
+ *       items, then are emptied.</li>
  * </ul>
  * The setup checks every Commons filter with {@link CommonsBloom#requireWorking} (every key put is found, the rate
  * on keys never put is near 1%), so a misuse of its API cannot pass for speed.

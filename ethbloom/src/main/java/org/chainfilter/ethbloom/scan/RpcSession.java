@@ -85,7 +85,8 @@ final class RpcSession {
      * own write timeout passes: a longer client timeout does not change that).
      */
     private static String timedOut(Outcome outcome) {
-        return outcome.response != null ? "the node gave up on it (" + outcome.problem + ")" : noAnswer(outcome.problem);
+        return outcome.response != null ? "the node gave up on it (" + outcome.problem + ")"
+                : noAnswer(outcome.problem);
     }
 
     /** What is said of a call or batch that this client's timeout cut off ({@code problem}: the exception). */
