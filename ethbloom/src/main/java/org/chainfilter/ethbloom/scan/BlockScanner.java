@@ -386,7 +386,11 @@ public final class BlockScanner {
         boolean[] candidate = new boolean[count];
         boolean[] bloomKnown = new boolean[count];
         EthBlock.Block[] headers = new EthBlock.Block[count];
-        long[] wanted = indexCandidates == null ? null : withLast(indexCandidates, last);
+        // With the index, only the candidates' headers are needed, and the last block's; and the first block's when
+        // the block before it was read: its header must name that block as its parent, or a reorganisation between
+        // the batches would go unseen (the section's own check vouches for the index on the chain of now).
+        long[] wanted = indexCandidates == null ? null
+                : withFirstAndLast(indexCandidates, hashBefore != null ? first : -1, last);
         List<EthBlock.Block> read = wanted == null ? rpc.blocks(first, last) : rpc.blocks(wanted);
         for (EthBlock.Block header : read) {
             headers[(int) (RpcSession.quantity(header::getNumber, "a block number") - first)] = header;
@@ -543,12 +547,22 @@ public final class BlockScanner {
         }
     }
 
-    private static long[] withLast(long[] candidates, long last) {
-        if (candidates.length > 0 && candidates[candidates.length - 1] == last) {
-            return candidates;
+    /**
+     * The ascending {@code candidates} (blocks of {@code first..last}), with {@code last} added, and {@code first}
+     * too when it is not -1.
+     */
+    static long[] withFirstAndLast(long[] candidates, long first, long last) {
+        boolean addFirst = first >= 0 && (candidates.length == 0 || candidates[0] != first) && first != last;
+        boolean addLast = candidates.length == 0 || candidates[candidates.length - 1] != last;
+        long[] wanted = new long[candidates.length + (addFirst ? 1 : 0) + (addLast ? 1 : 0)];
+        int at = 0;
+        if (addFirst) {
+            wanted[at++] = first;
         }
-        long[] wanted = Arrays.copyOf(candidates, candidates.length + 1);
-        wanted[candidates.length] = last;
+        System.arraycopy(candidates, 0, wanted, at, candidates.length);
+        if (addLast) {
+            wanted[wanted.length - 1] = last;
+        }
         return wanted;
     }
 

@@ -277,6 +277,10 @@ final class RpcSession {
                 } else if (block.getHash() == null || !BLOCK_HASH.matcher(block.getHash()).matches()) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed block hash '"
                             + block.getHash() + "'");
+                } else if (block.getParentHash() == null || !BLOCK_HASH.matcher(block.getParentHash()).matches()) {
+                    // Checked here, so that the chain check never calls a malformed answer a reorganisation.
+                    throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed parent hash '"
+                            + block.getParentHash() + "'");
                 } else {
                     found.put(n, block);
                     progress = true;

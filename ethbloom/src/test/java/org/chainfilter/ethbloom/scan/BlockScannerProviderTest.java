@@ -511,6 +511,25 @@ class BlockScannerProviderTest {
     }
 
     /**
+     * A header without a parentHash, or with one that is not 32 bytes of hex, is a malformed answer. The chain check
+     * used to compare it with the block before and call it a reorganisation, advising more confirmations, which cannot
+     * help (found by a review); and the first header of a scan was not checked at all.
+     */
+    @Test
+    void aHeaderWithAMalformedParentHashIsRefusedAsMalformed() {
+        for (int at : new int[] {0, 150}) {
+            for (String parent : new String[] {null, "0x12", FakeProvider.hash(0, 1).substring(2)}) {
+                provider.otherParentHashAt = at;
+                provider.parentHashThere = parent;
+                ScanException e = assertThrows(ScanException.class,
+                        () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299));
+                assertEquals("eth_getBlockByNumber(" + at + ") answered a malformed parent hash '" + parent + "'",
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
      * A backend that lacks a block may answer an EIP-234 query for its hash with {@code []} (Besu does), not an error:
      * the query's witness header ({@code eth_getBlockByHash}, null there) sets that answer aside and the query is
      * asked again. Without the witness the block's logs were lost without a word (found by a review).

@@ -1,6 +1,7 @@
 package org.chainfilter.ethbloom.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -116,5 +117,41 @@ class BlockScannerSectionIndexTest {
             assertEquals(Math.max(0, 5096 - Math.max(from, 1000)), summary.blocksSkippedByIndex(),
                     "from " + from + ": " + summary.report());
         }
+    }
+
+    /**
+     * Blocks 900.. are replaced after the header batches of 0..999 were read, by a fork whose block 950 holds a TOPIC_9
+     * log, and the index of 1000.. was built on that fork: the index's own check (its sections' last hashes) passes on
+     * the node of now, so only the first indexed block's parent shows that the batches before were read on the old
+     * fork. The scan must stop there, as it does without an index, not finish without the log of block 950.
+     */
+    @Test
+    void aReorganisationBetweenAHeaderBatchAndAnIndexSectionIsReported(@TempDir Path dir) {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 1000)) {
+            for (int n = 1000; n < BLOCKS; n++) {
+                writer.append(n, Hex.decode(FakeProvider.hash(n, 1)), Hex.decode(FakeProvider.hash(n - 1, 1)),
+                        LogsBloom.fromHex(provider.chain.get(n).logsBloom));
+            }
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        List<String> logs = new ArrayList<>();
+        ScanException e = assertThrows(ScanException.class, () -> BlockScanner.builder(
+                new HttpService(provider.url())).headerBatchSize(500).sectionIndex(index)
+                .retryPolicy(RetryPolicy.of(3, Duration.ofMillis(1), Duration.ofMillis(1)))
+                .listener(new ScanListener() {
+                    @Override
+                    public void onProgress(ScanSummary soFar) {
+                        if (soFar.lastBlock() == 999) {
+                            provider.reorganise(900, 1, 950, TOPIC_9_LOG);
+                        }
+                    }
+                }).build().scan(TOPIC_9, 0, BLOCKS - 1,
+                        log -> logs.add(log.getBlockNumber() + "/" + log.getLogIndex())));
+        assertEquals("block 1000 has parent hash " + FakeProvider.hash(999, 1) + " but block 999 was read with hash "
+                + FakeProvider.hash(999, 0) + ": the chain reorganised during the scan; use more confirmations",
+                e.getMessage());
+        assertEquals(999, e.summarySoFar().orElseThrow().lastBlock());
+        assertEquals(List.of("950/" + (provider.chain.get(950).logs.size() - 1)),
+                provider.expectedLogs(TOPIC_9, 0, BLOCKS - 1), "the log the scan would have lost");
     }
 }

@@ -93,6 +93,9 @@ final class FakeProvider implements AutoCloseable {
      * it, {@code null} to eth_getBlockByHash. Once: cleared after its first eth_getLogs, as the backend catches up.
      */
     volatile String lackingBlockHashAt;
+    /** The header of this block is answered with {@link #parentHashThere} as its parentHash (null: no field). */
+    volatile int otherParentHashAt = -1;
+    volatile String parentHashThere;
     /** A block answered once with null, as a load-balanced backend that lags behind the head does. */
     volatile int nullOnceAt = -1;
     /** Run once, after the first batch of headers has been answered: a reorganisation between headers and logs. */
@@ -341,7 +344,12 @@ final class FakeProvider implements AutoCloseable {
 
     private ObjectNode header(ObjectNode answer, int n) {
         ObjectNode block = answer.putObject("result").put("number", "0x" + Integer.toHexString(n))
-                .put("hash", chain.get(n).hash).put("parentHash", n == 0 ? hash(0, 99) : chain.get(n - 1).hash);
+                .put("hash", chain.get(n).hash);
+        if (n != otherParentHashAt) {
+            block.put("parentHash", n == 0 ? hash(0, 99) : chain.get(n - 1).hash);
+        } else if (parentHashThere != null) {
+            block.put("parentHash", parentHashThere);
+        }
         if (chain.get(n).logsBloom != null) {
             block.put("logsBloom", chain.get(n).logsBloom);
         }
