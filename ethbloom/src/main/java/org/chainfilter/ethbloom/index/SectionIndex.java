@@ -84,7 +84,7 @@ public final class SectionIndex implements BitVectorSource {
             Path meta = directory.resolve(SectionFormat.META_FILE);
             if (!Files.isRegularFile(meta)) {
                 throw new IndexFormatException(directory + " holds no section index (" + SectionFormat.META_FILE
-                        + " is missing)");
+                        + (Files.exists(meta) ? " is not a regular file)" : " is missing)"));
             }
             long firstBlock = SectionFormat.decodeMeta(meta);
             List<Long> numbers = new ArrayList<>();
@@ -119,6 +119,10 @@ public final class SectionIndex implements BitVectorSource {
     }
 
     static Section readSection(Path file, long expectedNumber) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            // Opening a named pipe for reading would wait for a writer.
+            throw new IndexFormatException(file + " is not a regular file");
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             // Magic and version first (a version 1 file is told so, whatever its size), then the size of this one.

@@ -3,13 +3,16 @@ package org.chainfilter.ethbloom.index;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -409,5 +412,28 @@ class SectionIndexTest {
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         assertEquals(meta + " has format version 1; this reader knows version 2" + advice,
                 assertThrows(IndexFormatException.class, () -> SectionIndexWriter.open(dir, 0)).getMessage());
+    }
+
+    /**
+     * A named pipe with a section's name (or the meta file's) is refused as not a regular file: opening it for reading
+     * would wait for a writer forever (found by a review; the checkpoint store refuses pipes the same way).
+     */
+    @Test
+    void aNamedPipeInPlaceOfASectionOrTheMetaFileIsRefusedWithoutWaiting() throws Exception {
+        SectionIndexWriter.open(dir, 0).close();
+        Path section = dir.resolve("section-0000000000.bits");
+        assumeTrue(new ProcessBuilder("mkfifo", section.toString()).start().waitFor() == 0, "needs mkfifo");
+        IndexFormatException sectionPipe = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)));
+        assertEquals(section + " is not a regular file", sectionPipe.getMessage());
+        assertThrows(IndexFormatException.class, () -> SectionIndexWriter.open(dir, 0));
+
+        Files.delete(section);
+        Path meta = dir.resolve("index.meta");
+        Files.delete(meta);
+        assumeTrue(new ProcessBuilder("mkfifo", meta.toString()).start().waitFor() == 0, "needs mkfifo");
+        IndexFormatException metaPipe = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)));
+        assertEquals(dir + " holds no section index (index.meta is not a regular file)", metaPipe.getMessage());
     }
 }
