@@ -77,9 +77,12 @@ public final class ByteReader {
 
     /** A little-endian 64-bit value. */
     public long readInt64LE(String what) {
-        long low = readUInt32LE(what);
-        long high = readUInt32LE(what);
-        return high << 32 | low;
+        int at = require(8, what);
+        long value = 0;
+        for (int i = 7; i >= 0; i--) {
+            value = value << 8 | (data[at + i] & 0xff);
+        }
+        return value;
     }
 
     /** Exactly {@code length} bytes, copied. */

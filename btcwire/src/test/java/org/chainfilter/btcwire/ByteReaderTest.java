@@ -35,6 +35,24 @@ class ByteReaderTest {
         assertEquals("reading nTime: wanted 4 bytes but 2 are left (at offset 1)", e.getMessage());
     }
 
+    /**
+     * An 8-byte field cut short is reported whole, at its own offset: it was read as two 4-byte halves, so the message
+     * named 4 bytes at the middle of the field (found by a review).
+     */
+    @Test
+    void underrunOfAnEightByteFieldNamesTheWholeField() {
+        WireFormatException compactSize = assertThrows(WireFormatException.class,
+                () -> new ByteReader(Hex.decode("ff00000000")).readCompactSize("count", CompactSize.MAX_SIZE));
+        assertEquals("reading count: wanted 8 bytes but 4 are left (at offset 1)", compactSize.getMessage());
+        String tx = "01000000" + "01" + "00".repeat(32) + "ffffffff" + "00" + "ffffffff" + "02"
+                + "0000000000000000" + "0a" + "00".repeat(10) + "0000000000";
+        WireFormatException value = assertThrows(WireFormatException.class, () -> Transaction.fromHex(tx));
+        assertEquals("reading value of output 1: wanted 8 bytes but 5 are left (at offset 66)", value.getMessage());
+        ByteReader reader = new ByteReader(Hex.decode("01020304050607"));
+        assertThrows(WireFormatException.class, () -> reader.readInt64LE("nValue"));
+        assertEquals(7, reader.remaining(), "nothing consumed");
+    }
+
     @Test
     void countThatCannotFitIsRefusedBeforeAllocation() {
         ByteReader reader = new ByteReader(Hex.decode("fe00000001" + "00".repeat(10)));
