@@ -135,7 +135,10 @@ public final class Bip37BloomFilter {
     }
 
     private static void checkHashFunctions(long hashFunctions) {
-        if (hashFunctions < 0 || hashFunctions > MAX_HASH_FUNCS) {
+        if (hashFunctions < 0) {
+            throw new IllegalArgumentException("filter has " + hashFunctions + " hash functions; the count is 0 or more");
+        }
+        if (hashFunctions > MAX_HASH_FUNCS) {
             throw new IllegalArgumentException("filter has " + hashFunctions + " hash functions; BIP37 allows at most "
                     + MAX_HASH_FUNCS);
         }

@@ -117,6 +117,8 @@ public final class RollingBloomFilter {
 
     /** Inserts {@code key[offset, offset + length)}, first rolling the generation when the current one is full. */
     public void insert(byte[] key, int offset, int length) {
+        // Checked before the generation rolls: a refused insert must leave the filter as it was.
+        Objects.checkFromIndexSize(offset, length, key.length);
         if (entriesThisGeneration == entriesPerGeneration) {
             entriesThisGeneration = 0;
             generation++;

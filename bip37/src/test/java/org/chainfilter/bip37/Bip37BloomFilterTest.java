@@ -175,6 +175,8 @@ class Bip37BloomFilterTest {
         assertEquals("filter is 36001 bytes; BIP37 allows at most 36000", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Bip37BloomFilter.fromParts(new byte[1], 51, 0, 0));
         assertEquals("filter has 51 hash functions; BIP37 allows at most 50", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Bip37BloomFilter.fromParts(new byte[1], -1, 0, 0));
+        assertEquals("filter has -1 hash functions; the count is 0 or more", e.getMessage());
     }
 
     /** Current Core: empty vData matches everything and ignores inserts (CVE-2013-5700 fix); btcd differs. */

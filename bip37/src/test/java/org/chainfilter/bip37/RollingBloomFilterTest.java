@@ -132,6 +132,25 @@ class RollingBloomFilterTest {
         return filter;
     }
 
+    /**
+     * A key range outside the array is refused before the generation rolls: the roll used to come first, so refused
+     * inserts could cycle the generations and wipe the items inserted last (found by a review).
+     */
+    @Test
+    void aRefusedInsertLeavesTheFilterAsItWas() {
+        RollingBloomFilter filter = RollingBloomFilter.create(1, 0.01, new Random(1));
+        byte[] key = {1, 2, 3};
+        filter.insert(key);
+        RollingBloomFilter before = filter.copy();
+        for (int i = 0; i < 3; i++) {
+            assertThrows(IndexOutOfBoundsException.class, () -> filter.insert(key, 0, 100));
+            assertThrows(IndexOutOfBoundsException.class, () -> filter.insert(key, -1, 2));
+        }
+        assertEquals(before, filter);
+        assertTrue(filter.contains(key));
+        assertEquals(1, filter.generation());
+    }
+
     @Test
     void equalAfterTheSameInserts() {
         RollingBloomFilter a = seeded(10, 5);
