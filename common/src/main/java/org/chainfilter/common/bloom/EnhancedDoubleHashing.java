@@ -89,6 +89,9 @@ public final class EnhancedDoubleHashing implements IndexStrategy {
      *     {@link #SET} changed (0 for the other actions)
      */
     private static int walk(long h1, long h2, int k, long m, int action, LongPredicate position, BitStore bits) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k is " + k + "; it must be at least 1");
+        }
         long x = reduce(h1, m);
         long y = reduce(h2, m);
         int changed = 0;

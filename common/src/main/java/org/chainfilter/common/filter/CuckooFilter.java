@@ -46,7 +46,9 @@ import org.chainfilter.common.hash.Murmur3;
  * second copy of an item from a different item with the same fingerprint and buckets), so {@code put} returns
  * {@code true} whenever it succeeds, and {@code remove} deletes one copy. Remove only items that were put: removing
  * an item that was never put but collides with a stored one deletes that other item's fingerprint (a false negative
- * for it), as Fan et al. note. An item put more than {@code 2b = 8} times fills both its buckets.
+ * for it), as Fan et al. note. An item's two buckets hold at most {@code 2b = 8} copies: a ninth {@code put} throws
+ * {@link FilterFullException} and changes nothing, where stashing it would leave the whole table full on account of
+ * one item.
  *
  * <p>{@link #put}, {@link #mightContain} and {@link #remove} allocate nothing for the built-in key encoders. Not
  * thread-safe.
@@ -190,15 +192,30 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     }
 
     private boolean putHash(long h1, long h2) {
+        long fp = fingerprint(h2);
+        long i1 = h1 & bucketMask;
+        if (table.insert(i1, fp)) {
+            count++;
+            return true;
+        }
+        long i2 = alternate(i1, fp);
+        if (table.insert(i2, fp)) {
+            count++;
+            return true;
+        }
+        if (table.holdsOnly(i1, fp) && table.holdsOnly(i2, fp)) {
+            // Kicking would only move copies of this fingerprint between its own two buckets, and stashing one
+            // would leave the whole table full (every later put refused) on account of one item.
+            throw new FilterFullException("the item's buckets already hold " + (i1 == i2 ? 4 : 8)
+                    + " copies of its fingerprint, the most a cuckoo filter keeps of one item (2b = 8, or 4 when"
+                    + " both its buckets are one); the filter is unchanged");
+        }
         count++;
-        place(h1 & bucketMask, fingerprint(h2));
+        evict(i2, fp);
         return true;
     }
 
-    /**
-     * Puts {@code fp} into {@code bucket} or its alternate, evicting up to {@link #MAX_KICKS} times; a fingerprint left
-     * in hand after the last kick goes to the victim stash.
-     */
+    /** Puts {@code fp} into {@code bucket} or its alternate, evicting when both are full ({@link #evict}). */
     private void place(long bucket, long fp) {
         if (table.insert(bucket, fp)) {
             return;
@@ -207,6 +224,14 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
         if (table.insert(bucket, fp)) {
             return;
         }
+        evict(bucket, fp);
+    }
+
+    /**
+     * Makes room for {@code fp}, whose two buckets are full, by evicting from {@code bucket} (the second of them) up to
+     * {@link #MAX_KICKS} times; a fingerprint left in hand after the last kick goes to the victim stash.
+     */
+    private void evict(long bucket, long fp) {
         for (int kick = 0; kick < MAX_KICKS; kick++) {
             fp = table.swap(bucket, nextSlot(), fp);
             bucket = alternate(bucket, fp);
@@ -412,6 +437,12 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
                     "item count is " + count + " but the table and stash hold " + occupied + " fingerprints");
         }
         CuckooFilter<T> filter = new CuckooFilter<>(encoder, table);
+        // A victim is stashed only when kicks ran out, and put back as soon as a delete frees a slot: its two buckets
+        // are full. A form with room for it would be a second form of one filter, refusing every put while not full.
+        if (victim && !(table.isFull(victimBucket) && table.isFull(filter.alternate(victimBucket, victimFingerprint)))) {
+            throw new IllegalArgumentException("victim (bucket " + victimBucket + ", fingerprint " + victimFingerprint
+                    + ") is stashed but its buckets have a free slot; a victim is stashed only when both are full");
+        }
         filter.count = count;
         filter.victimUsed = victim;
         filter.victimBucket = victim ? victimBucket : 0;

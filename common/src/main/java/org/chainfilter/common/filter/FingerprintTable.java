@@ -76,6 +76,26 @@ final class FingerprintTable {
         return false;
     }
 
+    /** Whether every slot of {@code bucket} holds {@code fingerprint} (0: whether the bucket is empty). */
+    boolean holdsOnly(long bucket, long fingerprint) {
+        for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
+            if (read(bucket, s) != fingerprint) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every slot of {@code bucket} holds a fingerprint. */
+    boolean isFull(long bucket) {
+        for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
+            if (read(bucket, s) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Puts {@code fingerprint} in the first empty slot of {@code bucket}; false if the bucket is full. */
     boolean insert(long bucket, long fingerprint) {
         for (int s = 0; s < SLOTS_PER_BUCKET; s++) {

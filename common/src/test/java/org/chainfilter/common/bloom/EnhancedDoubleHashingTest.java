@@ -28,6 +28,20 @@ class EnhancedDoubleHashingTest {
         return out;
     }
 
+    /** k below 1 is refused by every walk; it used to visit, test or set one position (found by a review). */
+    @Test
+    void aCountBelowOneIsRefused() {
+        LongArrayBitStore bits = new LongArrayBitStore(100);
+        for (int k : new int[] {0, -5}) {
+            var ask = assertThrows(IllegalArgumentException.class,
+                    () -> EnhancedDoubleHashing.INSTANCE.forEachIndex(1, 2, k, 100, i -> true));
+            assertEquals("k is " + k + "; it must be at least 1", ask.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> EnhancedDoubleHashing.INSTANCE.allSet(1, 2, k, bits));
+            assertThrows(IllegalArgumentException.class, () -> EnhancedDoubleHashing.INSTANCE.setAll(1, 2, k, bits));
+        }
+        assertEquals(0, bits.cardinality());
+    }
+
     @Test
     void handComputedSequence() {
         // reduce(0, 10) = 0; reduce(2^63, 10) = floor(2^63 * 10 / 2^64) = 5

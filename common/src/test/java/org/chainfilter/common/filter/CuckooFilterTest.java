@@ -102,6 +102,53 @@ class CuckooFilterTest {
         }
     }
 
+    /**
+     * An item's buckets keep at most 8 copies of it: the ninth put is refused and changes nothing, and the table stays
+     * open to other items. It used to be stashed as the victim, which left the whole table full (every later put of any
+     * item refused) and made a growable filter open a table of twice the size every eight puts of one item (found by a
+     * review).
+     */
+    @Test
+    void aNinthCopyOfAnItemIsRefusedAndTheTableStaysOpen() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 1024, 12);
+        for (int i = 0; i < 8; i++) {
+            assertTrue(filter.put(42L));
+        }
+        byte[] before = filter.toByteArray();
+        var e = assertThrows(FilterFullException.class, () -> filter.put(42L));
+        assertEquals("the item's buckets already hold 8 copies of its fingerprint, the most a cuckoo filter keeps of"
+                + " one item (2b = 8, or 4 when both its buckets are one); the filter is unchanged", e.getMessage());
+        assertEquals(Hex.encode(before), Hex.encode(filter.toByteArray()));
+        assertFalse(filter.isFull());
+        for (long i = 0; i < 1000; i++) {
+            filter.put(i + 1000);
+        }
+        assertEquals(1008, filter.approximateElementCount());
+        assertTrue(filter.remove(42L));
+        assertTrue(filter.put(42L), "a copy fits again once one is removed");
+    }
+
+    /**
+     * A form whose stashed victim has a free slot in one of its buckets is refused: the writer stashes a victim only
+     * when both are full and puts it back as soon as a slot frees, so such a form would be a second form of a filter,
+     * and one that refuses every put though it has room (found by a review).
+     */
+    @Test
+    void aStashedVictimWithRoomInItsBucketsIsRefused() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 4, 8);
+        filter.put(1L);
+        java.nio.ByteBuffer form = java.nio.ByteBuffer.wrap(filter.toByteArray());
+        // Header 6 bytes, f 1, buckets 8: the count at 15, the victim's flag at 23, bucket at 24, fingerprint at 32.
+        form.putLong(15, 2);
+        form.put(23, (byte) 1);
+        form.putLong(24, 0);
+        form.putLong(32, 5);
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                new ByteArrayInputStream(form.array()), KeyEncoder.longs(), 1_000));
+        assertEquals("victim (bucket 0, fingerprint 5) is stashed but its buckets have a free slot; a victim is stashed"
+                + " only when both are full", e.getMessage());
+    }
+
     @Test
     void removeDeletesOneCopyAndRefusesAbsentItems() {
         CuckooFilter<Long> filter = CuckooFilter.create(KeyEncoder.longs(), 10_000, 0.001);
