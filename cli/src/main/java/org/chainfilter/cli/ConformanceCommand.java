@@ -60,6 +60,11 @@ final class ConformanceCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (list) {
+            boolean implGiven = spec.commandLine().getParseResult().hasMatchedOption("--impl");
+            if (bundled || !files.isEmpty() || verbose || implGiven) {
+                throw new ParameterException(spec.commandLine(),
+                        "--list lists the bundled files and runs nothing; give it alone");
+            }
             listBundled(spec.commandLine().getOut());
             return 0;
         }
@@ -92,7 +97,8 @@ final class ConformanceCommand implements Callable<Integer> {
         ConformanceReport report = runner.run(runnable, result -> {
             if (result.outcome() == VectorResult.Outcome.FAILED) {
                 out.println(failurePrefix + result.describe());
-            } else if (verbose) {
+            } else if (verbose || result.outcome() == VectorResult.Outcome.SKIPPED) {
+                // A skip says why a vector was not (fully) checked: never passed over in silence.
                 out.println(result.describe());
             }
         });

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.chainfilter.testvectors.Suites;
 import org.chainfilter.testvectors.VectorFile;
 import org.junit.jupiter.api.Test;
@@ -145,8 +146,24 @@ class ConformanceCommandTest {
         assertTrue(run.out.contains("departs from Bitcoin Core: FAILED bip37-tx-match.core.json "
                 + "'bloom_match #1: txid via uint256': match: expected true got false"), run.out);
         assertEquals(14, run.out.lines().filter(l -> l.startsWith("departs from Bitcoin Core: ")).count(), run.out);
-        assertEquals("37 passed, 14 failed", lastLine(run.out));
+        assertEquals("35 passed, 14 failed, 2 skipped", lastLine(run.out));
+        // A skip is printed with its reason without -v: it is not a pass.
+        assertEquals(2, run.out.lines().filter(l -> l.startsWith("SKIPPED bip37-merkleblock-verify.")).count(),
+                run.out);
         assertEquals("", run.err);
+    }
+
+    /** --list runs nothing, so options that run vectors beside it are a malformed command line (they were ignored). */
+    @Test
+    void listTakesNoOtherArgument() {
+        for (String[] args : List.of(new String[] {"--list", "x.json"}, new String[] {"--list", "--bundled"},
+                new String[] {"--list", "--impl", "web3j"}, new String[] {"--list", "-v"})) {
+            CliRun run = CliRun.of(java.util.stream.Stream.concat(java.util.stream.Stream.of("conformance"),
+                    java.util.Arrays.stream(args)).toArray(String[]::new));
+            assertEquals(2, run.status, run::toString);
+            assertTrue(run.err.startsWith("chainfilter: --list lists the bundled files and runs nothing; give it"
+                    + " alone"), run.err);
+        }
     }
 
     @Test

@@ -47,17 +47,33 @@ public final class Expect {
      *
      * @param subject what is tested, for the message ("the filter", "web3j's bloom")
      */
-    public static void membership(Vector vector, String presentField, String absentField, Predicate<byte[]> test,
-                                  String subject) throws Mismatch {
+    public static int membership(Vector vector, String presentField, String absentField, Predicate<byte[]> test,
+                                 String subject) throws Mismatch {
+        int tested = 0;
         if (vector.has(presentField)) {
             for (byte[] item : vector.hexList(presentField)) {
                 that(test.test(item), presentField + ": " + subject + " lacks " + Hex.encode(item));
+                tested++;
             }
         }
         if (vector.has(absentField)) {
             for (byte[] item : vector.hexList(absentField)) {
                 that(!test.test(item), absentField + ": " + subject + " contains " + Hex.encode(item));
+                tested++;
             }
+        }
+        return tested;
+    }
+
+    /**
+     * {@link #membership} for a suite whose vectors state nothing else: a vector without a single present or absent
+     * item (the fields missing, null or empty) would check nothing and still count as passed, so it is malformed.
+     */
+    public static void membershipOfSomeItem(Vector vector, String suite, String presentField, String absentField,
+                                            Predicate<byte[]> test, String subject) throws Mismatch {
+        if (membership(vector, presentField, absentField, test, subject) == 0) {
+            throw new VectorFormatException("an " + suite + " vector lists at least one " + presentField + " or "
+                    + absentField + " item; this one lists none");
         }
     }
 

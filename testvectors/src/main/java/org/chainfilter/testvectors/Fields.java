@@ -151,6 +151,23 @@ public class Fields {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * Which of two alternative fields is given: exactly one must be (both would leave one unchecked, or unused).
+     *
+     * @throws VectorFormatException if neither or both are present
+     */
+    public final String oneOf(String first, String second) {
+        boolean hasFirst = has(first);
+        boolean hasSecond = has(second);
+        if (hasFirst && hasSecond) {
+            throw error(second, "is given beside '" + first + "'; give one of them");
+        }
+        if (!hasFirst && !hasSecond) {
+            throw error(first, "is missing (give '" + first + "' or '" + second + "')");
+        }
+        return hasFirst ? first : second;
+    }
+
     /** The error for a field, prefixed with the vector it belongs to. */
     public final VectorFormatException error(String field, String problem) {
         return new VectorFormatException(where + ": field '" + qualified(field) + "' " + problem);

@@ -50,8 +50,8 @@ class ConformanceRunnerTest {
                 + " \"vectors\": [{\"name\": \"bloom only\", \"bloom\": \"" + "00".repeat(256) + "\"}]}");
         ConformanceReport report = ChainfilterSuites.runner().run(List.of(bloomOnly));
         assertEquals("0 passed, 1 failed", report.summaryLine());
-        assertEquals("malformed vector: an eth-bloom-contains vector lists present or absent items, or both; this one"
-                + " lists neither", report.failures().get(0).detail());
+        assertEquals("malformed vector: an eth-bloom-contains vector lists at least one present or absent item; this"
+                + " one lists none", report.failures().get(0).detail());
         VectorFile noMatched = VectorFile.parse("m.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
                 + " \"vectors\": [{\"name\": \"no matched\", \"filterload\": \"0000000000000000000000\","
                 + " \"block\": \"" + GENESIS_BLOCK + "\"}]}");
@@ -61,8 +61,20 @@ class ConformanceRunnerTest {
                 + " 'matched'"), report.failures().get(0).detail());
     }
 
+    /** A vector giving both a filter and a filterload is malformed: one of them would go unused (found by a review). */
+    @Test
+    void aVectorWithBothFilterFormsIsMalformed() {
+        VectorFile both = VectorFile.parse("m.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"both\", \"filterload\": \"0100010000000000000000\", \"filter\":"
+                + " {\"elements\": 1, \"fpRate\": 0.01, \"tweak\": 0, \"flags\": 0, \"insert\": []}, \"block\": \""
+                + GENESIS_BLOCK + "\", \"matched\": []}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(both));
+        assertEquals("malformed vector: vector 1 ('both'): field 'filterload' is given beside 'filter'; give one of"
+                + " them", report.failures().get(0).detail());
+    }
+
     /** Bitcoin's genesis block, serialized. */
-    private static final String GENESIS_BLOCK = "0100000000000000000000000000000000000000000000000000000000000000000000"
+    static final String GENESIS_BLOCK = "0100000000000000000000000000000000000000000000000000000000000000000000"
             + "003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c01010000000100"
             + "00000000000000000000000000000000000000000000000000000000000000ffffffff4d04ffff001d0104455468652054696d"
             + "65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66207365636f6e64206261696c6f"
