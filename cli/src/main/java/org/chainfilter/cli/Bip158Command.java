@@ -64,6 +64,10 @@ final class Bip158Command implements Runnable {
                 throw new UsageException("--block-file and --spent-file both read stdin ('-'); give one of them a"
                         + " file");
             }
+            if (!spent.isEmpty() && spentFile != null) {
+                // Alternatives: merged, half the scripts from each would pass a count check by chance.
+                throw new UsageException("--spent and --spent-file are alternatives; give the spent scripts one way");
+            }
             Block block = blockSource.read();
             List<byte[]> scripts = CliInputs.decodeHex("--spent", spent);
             if (spentFile != null) {

@@ -133,12 +133,16 @@ final class Bip37Command implements Runnable {
             if (colon < 0) {
                 throw new IllegalArgumentException("outpoint '" + text + "' is not TXID:INDEX");
             }
-            long index;
-            try {
-                index = Long.parseLong(text.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("outpoint index '" + text.substring(colon + 1) + "' is not a number");
+            String digits = text.substring(colon + 1);
+            if (!digits.matches("-?[0-9]+")) {
+                throw new IllegalArgumentException("outpoint index '" + digits + "' is not a number");
             }
+            if (digits.startsWith("-") || digits.replaceFirst("^0+(?=.)", "").length() > 10
+                    || Long.parseLong(digits) > 0xffffffffL) {
+                throw new IllegalArgumentException("outpoint index " + digits + " is outside the uint32 range"
+                        + " 0..4294967295");
+            }
+            long index = Long.parseLong(digits);
             return new OutPoint(CliInputs.displayHash("--insert-outpoint txid", text.substring(0, colon)), index);
         }
     }

@@ -129,7 +129,13 @@ final class CliInputs {
                         + line + ", column " + (i - lineStart + 1));
             }
         }
-        return WHITE_SPACE.matcher(text).replaceAll("");
+        String digits = WHITE_SPACE.matcher(text).replaceAll("");
+        if (digits.isEmpty() || digits.equalsIgnoreCase("0x")) {
+            // Else the parser of the value would report missing bytes without naming the file.
+            throw new IllegalArgumentException(option + " " + file + " holds no hex value"
+                    + (text.isEmpty() ? " (it is empty)" : ""));
+        }
+        return digits;
     }
 
     /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */

@@ -95,7 +95,10 @@ final class EthBloomCommand implements Callable<Integer> {
             String source = file == null || file.equals("-") ? "stdin" : file;
             String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ")";
-            throw new IllegalArgumentException(source + " is not JSON" + at + ": " + e.getOriginalMessage(), e);
+            // Jackson names where an unclosed list or object began as "[Source: REDACTED (...); line: L, column: C]".
+            String problem = e.getOriginalMessage().replaceAll("\\[Source: .*?; line: (\\d+), column: (\\d+)]",
+                    "line $1, column $2");
+            throw new IllegalArgumentException(source + " is not JSON" + at + ": " + problem, e);
         }
     }
 

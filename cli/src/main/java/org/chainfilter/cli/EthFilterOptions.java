@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
  * go-ethereum's eth_getLogs semantics.
  */
 final class EthFilterOptions {
-    @Option(names = "--address", paramLabel = "HEX", split = ",",
+    @Option(names = "--address", paramLabel = "HEX[,HEX...]",
             description = "A contract address (20 bytes); repeat or comma-separate for any of several.")
     List<String> addresses = new ArrayList<>();
 
@@ -33,8 +33,12 @@ final class EthFilterOptions {
                     topics.size() + " --topic positions given; at most " + LogFilter.MAX_TOPICS + " are allowed");
         }
         LogFilter.Builder builder = LogFilter.builder();
-        for (String address : addresses) {
-            builder.address(CliInputs.hex("--address", address, 20, "address"));
+        for (String list : addresses) {
+            // Split here, keeping empty pieces: picocli's split drops them, so '--address ,' (an unset shell
+            // variable between commas) left no address at all, a filter of any address.
+            for (String address : list.split(",", -1)) {
+                builder.address(CliInputs.hex("--address", address, 20, "address"));
+            }
         }
         for (int position = 0; position < topics.size(); position++) {
             String spec = topics.get(position).strip();

@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.LogsBloom;
+import org.chainfilter.ethbloom.index.BloomBitsMatcher;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.index.SectionIndexWriter;
 import org.chainfilter.ethbloom.scan.HeaderReader;
@@ -225,6 +226,12 @@ final class EthIndexCommand implements Runnable {
             byte[] heldLastHash = heldFrom == resumeAt ? null
                     : existing.lastBlockHash(existing.sectionCount() - 1);
             long skipped = 0;
+            // The held lines are checked as appended ones would be, against each other and the index: consecutive
+            // blocks, each naming the one before as its parent (the last must carry the index's hash, so by the chain
+            // of parent hashes all are of the index's chain), each bloom the one the index holds for its block.
+            long previousHeld = -1;
+            byte[] previousHeldHash = null;
+            HeldBlooms heldBlooms = heldFrom == resumeAt ? null : new HeldBlooms(existing);
             CliInputs.BoundedLines lines = new CliInputs.BoundedLines(in, MAX_BLOOMS_LINE_CHARS,
                     "--blooms " + bloomsFile);
             String line;
@@ -247,11 +254,15 @@ final class EthIndexCommand implements Runnable {
                 LogsBloom bloom = LogsBloom.fromBytes(
                         CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
                 if (appended == 0 && number >= heldFrom && number < resumeAt) {
+                    checkHeldLine(lineNumber, number, hash, parentHash, bloom, previousHeld, previousHeldHash,
+                            existing, heldBlooms);
                     if (number == resumeAt - 1 && !Arrays.equals(hash, heldLastHash)) {
                         throw new IllegalArgumentException("line " + lineNumber + ": block " + number + " has hash 0x"
                                 + Hex.encode(hash) + " but the index holds it with hash 0x" + Hex.encode(heldLastHash)
                                 + ": the file is of another chain");
                     }
+                    previousHeld = number;
+                    previousHeldHash = hash;
                     skipped++;
                     continue;
                 }
@@ -267,6 +278,64 @@ final class EthIndexCommand implements Runnable {
                         + " of blocks the index already holds (it resumed at block " + resumeAt + ")");
             }
             return appended;
+        }
+
+        /** See {@link #appendLines}: a line of a block the index holds, checked before it is skipped. */
+        private static void checkHeldLine(long lineNumber, long number, byte[] hash, byte[] parentHash, LogsBloom bloom,
+                                          long previousHeld, byte[] previousHeldHash, SectionIndex existing,
+                                          HeldBlooms heldBlooms) {
+            String line = "line " + lineNumber + ": block " + number;
+            if (previousHeld >= 0 && number != previousHeld + 1) {
+                throw new IllegalArgumentException(line + " follows block " + previousHeld + "; the lines must be of"
+                        + " consecutive blocks");
+            }
+            if (previousHeld >= 0 && !Arrays.equals(parentHash, previousHeldHash)) {
+                throw new IllegalArgumentException(line + " has parent hash 0x" + Hex.encode(parentHash)
+                        + " but the line before gives block " + previousHeld + " the hash 0x"
+                        + Hex.encode(previousHeldHash) + ": the lines are not of one chain");
+            }
+            if (!heldBlooms.matches(number, bloom)) {
+                throw new IllegalArgumentException(line + " has a bloom other than the one the index holds for it:"
+                        + " the file is of another chain, or was changed (" + existing.indexedBlockCount()
+                        + " blocks indexed from block " + existing.firstBlock() + ")");
+            }
+        }
+
+        /** The blooms an index holds, read back from one section's 2,048 bit vectors at a time. */
+        private static final class HeldBlooms {
+            private final SectionIndex index;
+            private final long[][] vectors = new long[LogsBloom.BIT_COUNT][BloomBitsMatcher.SECTION_SIZE / 64];
+            private long section = -1;
+
+            HeldBlooms(SectionIndex index) {
+                this.index = index;
+            }
+
+            /** Whether the index holds {@code bloom} for {@code block} (a block it holds). */
+            boolean matches(long block, LogsBloom bloom) {
+                long s = index.sectionOf(block);
+                if (s != section) {
+                    for (int bit = 0; bit < LogsBloom.BIT_COUNT; bit++) {
+                        index.load(bit, s, vectors[bit]);
+                    }
+                    section = s;
+                }
+                int j = (int) (block - index.firstBlock() - s * BloomBitsMatcher.SECTION_SIZE);
+                int word = j >>> 6;
+                long mask = Long.MIN_VALUE >>> (j & 63);
+                for (int w = 0; w < LogsBloom.BIT_COUNT / 64; w++) {
+                    long bits = 0;
+                    for (int b = 0; b < 64; b++) {
+                        if ((vectors[64 * w + b][word] & mask) != 0) {
+                            bits |= 1L << b;
+                        }
+                    }
+                    if (bits != bloom.word(w)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
         }
 
         /**

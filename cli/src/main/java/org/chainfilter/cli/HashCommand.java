@@ -1,6 +1,7 @@
 package org.chainfilter.cli;
 
 import java.io.PrintWriter;
+import java.math.BigInteger;
 import org.chainfilter.common.hash.Murmur3;
 import org.chainfilter.common.hash.SipHash24;
 import picocli.CommandLine.Command;
@@ -95,17 +96,20 @@ final class HashCommand implements Runnable {
 
     /**
      * A whole number written in decimal or as {@code 0x}-hex (nTweak and seeds are often shown in hex); the caller
-     * checks its range.
+     * checks its range. A number beyond a {@code long} comes back as {@link Long#MAX_VALUE} (or {@link Long#MIN_VALUE}
+     * when negative), which every caller's range refuses with the text as typed: it is a number, only too large.
      *
      * @throws IllegalArgumentException naming {@code what} if the text is neither
      */
     static long decimalOrHex(String text, String what) {
         String digits = text.strip();
         boolean hexadecimal = digits.startsWith("0x") || digits.startsWith("0X");
+        BigInteger value;
         try {
-            return Long.parseLong(hexadecimal ? digits.substring(2) : digits, hexadecimal ? 16 : 10);
+            value = new BigInteger(hexadecimal ? digits.substring(2) : digits, hexadecimal ? 16 : 10);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what + " '" + text + "' is not a decimal or 0x-hex number");
         }
+        return value.bitLength() < Long.SIZE ? value.longValue() : value.signum() > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 }

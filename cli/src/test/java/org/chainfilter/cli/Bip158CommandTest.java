@@ -114,6 +114,15 @@ class Bip158CommandTest {
         assertEquals(2, bothStdin.status, bothStdin::toString);
         assertEquals("chainfilter: --block-file and --spent-file both read stdin ('-'); give one of them a file" + NL,
                 bothStdin.err);
+        Path spentList = Files.writeString(dir.resolve("spent.txt"), SPENT + "\n");
+        CliRun bothSpent = CliRun.of("bip158", "build", "--block", BLOCK, "--spent", SPENT, "--spent-file",
+                spentList.toString());
+        assertEquals(2, bothSpent.status, bothSpent::toString);
+        assertEquals("chainfilter: --spent and --spent-file are alternatives; give the spent scripts one way" + NL,
+                bothSpent.err);
+        Path empty = Files.writeString(dir.resolve("empty.hex"), "");
+        CliRun emptyBlock = CliRun.of("bip158", "build", "--block-file", empty.toString(), "--spent", SPENT);
+        assertEquals("chainfilter: --block-file " + empty + " holds no hex value (it is empty)" + NL, emptyBlock.err);
         CliRun noSpent = CliRun.of("bip158", "build", "--block", BLOCK, "--spent-file", missing.toString());
         assertEquals("chainfilter: --spent-file " + missing + ": no such file" + NL, noSpent.err);
         CliRun noBlock = CliRun.of("bip158", "build", "--block-file", missing.toString(), "--spent", SPENT);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +70,16 @@ class Bip37CommandTest {
         assertEquals("chainfilter: --tweak is 0x1ffffffff; nTweak is 0..4294967295" + NL, hexTweak.err);
         CliRun wordTweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "seven");
         assertEquals("chainfilter: --tweak 'seven' is not a decimal or 0x-hex number" + NL, wordTweak.err);
+        CliRun hugeTweak = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak",
+                "99999999999999999999");
+        assertEquals("chainfilter: --tweak is 99999999999999999999; nTweak is 0..4294967295" + NL, hugeTweak.err);
+        String txid = "90c122d70786e899529d71dbeba91ba216982fb6ba58f3bdaab65e73b7e9260b";
+        for (String index : List.of("99999999999999999999", "4294967296", "-1")) {
+            CliRun hugeIndex = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.1", "--tweak", "0",
+                    "--insert-outpoint", txid + ":" + index);
+            assertEquals("chainfilter: outpoint index " + index + " is outside the uint32 range 0..4294967295" + NL,
+                    hugeIndex.err);
+        }
         CliRun huge = CliRun.of("bip37", "create", "--elements", "1e20", "--fp-rate", "0.1", "--tweak", "0");
         assertEquals("chainfilter: Invalid value for option '--elements': nElements is 1e20; it must be 1..4294967295"
                 + " (Core's uint32, and Core divides by it) (see 'chainfilter bip37 create --help')" + NL, huge.err);

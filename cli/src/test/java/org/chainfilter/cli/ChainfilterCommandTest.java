@@ -143,6 +143,11 @@ class ChainfilterCommandTest {
                 "seed is -1; it must be within [0, 0xffffffff]");
         assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "twelve", "00"), 1,
                 "seed 'twelve' is not a decimal or 0x-hex number");
+        // Beyond a long it is still a number, too large: refused with the range (it was called not a number).
+        assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "99999999999999999999", "00"), 1,
+                "seed is 99999999999999999999; it must be within [0, 0xffffffff]");
+        assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "0xffffffffffffffffffff", "00"), 1,
+                "seed is 0xffffffffffffffffffff; it must be within [0, 0xffffffff]");
     }
 
     @Test

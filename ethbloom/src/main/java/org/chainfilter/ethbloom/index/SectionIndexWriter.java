@@ -109,9 +109,16 @@ public final class SectionIndexWriter implements Closeable {
         Objects.requireNonNull(bloom, "bloom");
         checkHash(blockHash, "block hash");
         checkHash(parentHash, "parent hash");
-        if (blockNumber != nextBlock()) {
-            throw new IllegalArgumentException("block " + blockNumber + " appended; the index expects block "
-                    + nextBlock() + " next");
+        long next = nextBlock();
+        if (blockNumber != next) {
+            String why = blockNumber < firstBlock ? " is below the index's first block " + firstBlock
+                    : blockNumber < next ? " is in the index already (it holds blocks " + firstBlock + ".." + (next - 1)
+                            + ")"
+                    : next == firstBlock ? " is not the first block " + firstBlock + " of the empty index"
+                    : " cannot follow block " + (next - 1) + " (" + (blockNumber - 1 == next ? "block " + next
+                            + " is" : "blocks " + next + ".." + (blockNumber - 1) + " are") + " missing)";
+            throw new IllegalArgumentException("block " + blockNumber + why + "; the index expects block " + next
+                    + " next");
         }
         if (lastHash != null && !Arrays.equals(parentHash, lastHash)) {
             throw new IllegalArgumentException("block " + blockNumber + " has parent hash 0x" + Hex.encode(parentHash)

@@ -175,9 +175,15 @@ class SectionIndexTest {
     void writerRefusesOutOfOrderBlocksAndAnotherFirstBlock() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 100)) {
             SyntheticChain.append(writer, 100, LogsBloom.EMPTY);
-            assertEquals("block 102 appended; the index expects block 101 next", assertThrows(
-                    IllegalArgumentException.class, () -> SyntheticChain.append(writer, 102, LogsBloom.EMPTY))
-                    .getMessage());
+            assertEquals("block 102 cannot follow block 100 (block 101 is missing); the index expects block 101 next",
+                    assertThrows(IllegalArgumentException.class,
+                            () -> SyntheticChain.append(writer, 102, LogsBloom.EMPTY)).getMessage());
+            assertEquals("block 99 is below the index's first block 100; the index expects block 101 next",
+                    assertThrows(IllegalArgumentException.class,
+                            () -> SyntheticChain.append(writer, 99, LogsBloom.EMPTY)).getMessage());
+            assertEquals("block 100 is in the index already (it holds blocks 100..100); the index expects block 101"
+                    + " next", assertThrows(IllegalArgumentException.class,
+                            () -> SyntheticChain.append(writer, 100, LogsBloom.EMPTY)).getMessage());
             assertEquals("block hash is 31 bytes; a block hash is 32", assertThrows(IllegalArgumentException.class,
                     () -> writer.append(101, new byte[31], SyntheticChain.hash(100), LogsBloom.EMPTY)).getMessage());
             assertEquals("parent hash is 33 bytes; a block hash is 32", assertThrows(IllegalArgumentException.class,
