@@ -45,7 +45,7 @@ class CompactSizeTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"'', 1, 0", "fd01, 2, 1", "fe010203, 4, 3", "ff01, 4, 1"})
+    @CsvSource({"'', 1, 0", "fd01, 2, 1", "fe010203, 4, 3", "ff01, 8, 1", "ff01020304050607, 8, 7"})
     void truncatedEncodingsAreRefused(String hex, int wanted, int left) {
         WireFormatException e = assertThrows(WireFormatException.class,
                 () -> CompactSize.read(new ByteReader(Hex.decode(hex)), "count", -1L));
