@@ -48,7 +48,19 @@ public final class BitcoinjAdapters {
     /** A bitcoinj transaction with the same serialization (with witness when there is one). */
     public static org.bitcoinj.core.Transaction toBitcoinj(Transaction tx) {
         checkSerializable(tx.inputs().size(), tx.outputs().size(), tx.txid().toString());
-        return org.bitcoinj.core.Transaction.read(ByteBuffer.wrap(tx.serialize(true)));
+        try {
+            return org.bitcoinj.core.Transaction.read(ByteBuffer.wrap(tx.serialize(true)));
+        } catch (RuntimeException e) {
+            throw refusedByBitcoinj(tx, e);
+        }
+    }
+
+    /**
+     * bitcoinj's refusal of a transaction that Core's deserializer reads (a negative output value, for one), with the
+     * transaction named: bitcoinj's own message ("negative values not allowed") does not say which.
+     */
+    private static IllegalArgumentException refusedByBitcoinj(Transaction tx, RuntimeException e) {
+        return new IllegalArgumentException("bitcoinj refuses transaction " + tx.txid() + ": " + e.getMessage(), e);
     }
 
     public static Transaction fromBitcoinj(org.bitcoinj.core.Transaction tx) {
@@ -61,7 +73,19 @@ public final class BitcoinjAdapters {
         for (Transaction tx : block.transactions()) {
             checkSerializable(tx.inputs().size(), tx.outputs().size(), tx.txid().toString());
         }
-        return org.bitcoinj.core.Block.read(ByteBuffer.wrap(block.serialize(true)));
+        try {
+            return org.bitcoinj.core.Block.read(ByteBuffer.wrap(block.serialize(true)));
+        } catch (RuntimeException e) {
+            // Named by the first transaction bitcoinj refuses on its own, when one is the cause.
+            for (Transaction tx : block.transactions()) {
+                try {
+                    org.bitcoinj.core.Transaction.read(ByteBuffer.wrap(tx.serialize(true)));
+                } catch (RuntimeException refused) {
+                    throw refusedByBitcoinj(tx, refused);
+                }
+            }
+            throw new IllegalArgumentException("bitcoinj refuses block " + block.hash() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Our block from a bitcoinj block that has its transactions (not a header-only clone). */

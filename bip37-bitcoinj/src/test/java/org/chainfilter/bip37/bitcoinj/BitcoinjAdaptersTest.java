@@ -21,6 +21,27 @@ import org.junit.jupiter.api.Test;
 
 class BitcoinjAdaptersTest {
 
+    /**
+     * A transaction Core's deserializer reads but bitcoinj refuses (an output of -2 satoshis) is named in the refusal,
+     * alone and inside a block: bitcoinj's bare "negative values not allowed" did not say which (found by a review).
+     */
+    @Test
+    void aTransactionBitcoinjRefusesIsNamed() {
+        Transaction tx = new Transaction(1, List.of(new org.chainfilter.btcwire.TxInput(
+                new OutPoint(Hash256.fromDisplayHex("11".repeat(32)), 0), new byte[] {0x51}, 0xffffffffL, List.of())),
+                List.of(new TxOutput(-2, new byte[] {0x51})), 0);
+        IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.toBitcoinj(tx));
+        assertEquals("bitcoinj refuses transaction " + tx.txid() + ": negative values not allowed", alone.getMessage());
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
+        List<Transaction> txs = new java.util.ArrayList<>(block.transactions());
+        txs.add(tx);
+        Block withIt = new Block(block.header(), txs);
+        IllegalArgumentException inBlock = assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.toBitcoinj(withIt));
+        assertEquals(alone.getMessage(), inBlock.getMessage());
+    }
+
     @Test
     void blocksAndTransactionsRoundTripWithTheSameIds() {
         for (String name : Blocks.NAMES) {
@@ -55,6 +76,11 @@ class BitcoinjAdaptersTest {
         assertArrayEquals(filter.toFilterLoad(), theirs.serialize());
         assertEquals(filter, BitcoinjAdapters.fromBitcoinj(theirs));
         assertEquals(BloomFilter.BloomUpdate.UPDATE_P2PUBKEY_ONLY, theirs.getUpdateFlag());
+        // The reserved bits of nFlags travel too, both ways (a mask would drop them).
+        Bip37BloomFilter reserved = Bip37BloomFilter.fromElementsAndRate(20, 0.001, 7, 0xfe);
+        BloomFilter theirsReserved = BitcoinjAdapters.toBitcoinj(reserved);
+        assertArrayEquals(reserved.toFilterLoad(), theirsReserved.serialize());
+        assertEquals(0xfe, BitcoinjAdapters.fromBitcoinj(theirsReserved).flags());
     }
 
     @Test
