@@ -17,7 +17,9 @@ import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
 import org.web3j.crypto.Hash;
 import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.methods.response.EthBlockNumber;
 import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.exceptions.ClientConnectionException;
 
 /**
  * Watches one contract's events on an Ethereum JSON-RPC node: scans up to the confirmed head, prints every matching
@@ -93,10 +95,8 @@ public final class ContractEventWatcher {
         String rpc = required(options, "--rpc");
         byte[] address = Hex.decode(required(options, "--address"), 20, "--address");
         String event = options.get("--event");
-        if (event != null && !event.matches("[A-Za-z_$][A-Za-z0-9_$]*\\(.*\\)")) {
-            // Its Keccak-256 would be a topic no log carries: the watch would print nothing, forever.
-            throw new IllegalArgumentException("--event '" + event
-                    + "' is not an event signature such as Transfer(address,address,uint256)");
+        if (event != null) {
+            checkEventSignature(event);
         }
         int confirmations = (int) number(options, "--confirmations", "12", 0, Integer.MAX_VALUE);
         double pollSeconds = options.containsKey("--poll-seconds") ? seconds(options, "--poll-seconds") : 12;
@@ -140,6 +140,38 @@ public final class ContractEventWatcher {
         return printed;
     }
 
+    /** The canonical elementary types (as the ABI writes them in a signature), beside tuples and arrays of them. */
+    private static final java.util.regex.Pattern CANONICAL_TYPE = java.util.regex.Pattern.compile(
+            "address|bool|string|bytes|function|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144"
+                    + "|152|160|168|176|184|192|200|208|216|224|232|240|248|256)|bytes([1-9]|[12][0-9]|3[0-2])"
+                    + "|u?fixed\\d+x\\d+");
+
+    /**
+     * Refuses text whose Keccak-256 is not an event's topic 0: that is the hash of the canonical signature, the name
+     * and the parameter types only, without spaces, names or {@code indexed}, with aliases spelt out
+     * ({@code uint256}, not {@code uint}). Any other text would give a topic no log carries, and the watch would
+     * print nothing, forever.
+     */
+    static void checkEventSignature(String event) {
+        if (!event.matches("[A-Za-z_$][A-Za-z0-9_$]*\\(.*\\)")) {
+            throw new IllegalArgumentException("--event '" + event
+                    + "' is not an event signature such as Transfer(address,address,uint256)");
+        }
+        String parameters = event.substring(event.indexOf('(') + 1, event.length() - 1);
+        if (parameters.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("--event '" + event + "' holds white space: topic 0 is the Keccak-256 of"
+                    + " the canonical signature, the parameter types alone, e.g. Transfer(address,address,uint256)");
+        }
+        // Tuples and arrays: the pieces between the brackets, commas and parentheses are types or array lengths.
+        for (String piece : parameters.split("[(),\\[\\]]", -1)) {
+            if (!piece.isEmpty() && !piece.matches("[0-9]+") && !CANONICAL_TYPE.matcher(piece).matches()) {
+                throw new IllegalArgumentException("--event '" + event + "': '" + piece + "' is not a canonical type"
+                        + " (uint256, int256, address, bool, bytes32, bytes, string, ...); topic 0 is the Keccak-256 of"
+                        + " the canonical signature, e.g. Transfer(address,address,uint256)");
+            }
+        }
+    }
+
     /** One line per event: where it is, then its indexed topics and data. */
     static String describe(Log log, String eventTopic, String event) {
         StringBuilder line = new StringBuilder().append("block ").append(log.getBlockNumber()).append(" log ")
@@ -156,11 +188,25 @@ public final class ContractEventWatcher {
     }
 
     private static long head(String rpc) {
+        EthBlockNumber answer;
         try {
-            return Web3j.build(BoundedHttp.service(rpc)).ethBlockNumber().send().getBlockNumber().longValueExact();
+            answer = Web3j.build(BoundedHttp.service(rpc)).ethBlockNumber().send();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the head of " + rpc, e);
+        } catch (ClientConnectionException e) {
+            // An HTTP error status (a rate limit's 429, a 503): web3j's exception, not an IOException.
+            throw new ScanException("cannot read the head of " + rpc + ": " + e.getMessage(), e);
         }
+        if (answer.hasError()) {
+            throw new ScanException("cannot read the head of " + rpc + ": the node answered error "
+                    + answer.getError().getCode() + ": " + answer.getError().getMessage());
+        }
+        String result = answer.getResult();
+        if (result == null || !result.matches("0x(0|[1-9a-fA-F][0-9a-fA-F]{0,14})")) {
+            throw new ScanException("cannot read the head of " + rpc + ": the node answered '" + result
+                    + "', not a block number");
+        }
+        return Long.parseUnsignedLong(result.substring(2), 16);
     }
 
     private static Map<String, String> parse(String[] args) {

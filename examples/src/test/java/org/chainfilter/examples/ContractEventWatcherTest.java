@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.chainfilter.ethbloom.scan.node.TestChain;
 import org.junit.jupiter.api.AfterAll;
@@ -99,6 +100,71 @@ class ContractEventWatcherTest {
                     .watch(args, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
             assertEquals(message, e.getMessage());
         });
+    }
+
+    /**
+     * Topic 0 is the hash of the canonical signature: the Solidity declaration pasted as it is written (names,
+     * {@code indexed}, spaces) or an alias such as {@code uint} gave a topic no log carries, and the watch printed
+     * nothing, forever (found by a review). Tuples and arrays of canonical types are accepted.
+     */
+    @Test
+    void anEventSignatureMustBeCanonical() {
+        Map<String, String> refusals = Map.of(
+                "Transfer(address indexed from, address indexed to, uint256 value)", "holds white space",
+                "Transfer(address, address, uint256)", "holds white space",
+                "Transfer(address,address,uint)", "'uint' is not a canonical type",
+                "Approval(address,address,byte)", "'byte' is not a canonical type",
+                "Deposit(address,uint256 amount)", "holds white space");
+        refusals.forEach((event, problem) -> {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ContractEventWatcher.checkEventSignature(event));
+            assertTrue(e.getMessage().startsWith("--event '" + event + "'") && e.getMessage().contains(problem),
+                    e.getMessage());
+        });
+        for (String event : List.of("Transfer(address,address,uint256)", "Ping()", "Swap(address,(uint256,bytes32)[],"
+                + "int24)", "Batch(uint8[3][],bytes,string,bool,fixed128x18)")) {
+            ContractEventWatcher.checkEventSignature(event);
+        }
+    }
+
+    /**
+     * A node that answers with an error is one line and status 1: an HTTP error status (a rate limit) and a JSON-RPC
+     * error object escaped as web3j's exceptions with a stack trace, the second without the node's words (found by a
+     * review).
+     */
+    @Test
+    void aNodeAnsweringAnErrorIsOneLine() throws Exception {
+        String rpcError = "{\"jsonrpc\":\"2.0\",\"id\":0,\"error\":{\"code\":-32005,\"message\":\"daily request"
+                + " count exceeded\"}}";
+        Map<Integer, String> answers = Map.of(429, rpcError, 200, rpcError);
+        for (Map.Entry<Integer, String> answer : answers.entrySet()) {
+            com.sun.net.httpserver.HttpServer server =
+                    com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/", exchange -> {
+                exchange.getRequestBody().readAllBytes();
+                byte[] body = answer.getValue().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(answer.getKey(), body.length);
+                try (var out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            });
+            server.start();
+            try {
+                String url = "http://127.0.0.1:" + server.getAddress().getPort();
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                int status = ContractEventWatcher.run(new String[] {"--rpc", url, "--address",
+                    "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(new ByteArrayOutputStream()), utf8(err));
+                String message = err.toString(StandardCharsets.UTF_8);
+                assertEquals(1, status, message);
+                assertEquals(1, message.lines().count(), message);
+                assertTrue(message.startsWith("ContractEventWatcher: cannot read the head of " + url + ": "), message);
+                assertTrue(answer.getKey() != 200 || message.contains("the node answered error -32005: daily request"
+                        + " count exceeded"), message);
+            } finally {
+                server.stop(0);
+            }
+        }
     }
 
     /** --help prints the usage with status 0; it was refused as 'got '--help' without a value'. */
