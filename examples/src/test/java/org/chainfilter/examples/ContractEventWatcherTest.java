@@ -152,11 +152,7 @@ class ContractEventWatcherTest {
             server.start();
             try {
                 String url = "http://127.0.0.1:" + server.getAddress().getPort();
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                int status = ContractEventWatcher.run(new String[] {"--rpc", url, "--address",
-                    "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(new ByteArrayOutputStream()), utf8(err));
-                String message = err.toString(StandardCharsets.UTF_8);
-                assertEquals(1, status, message);
+                String message = runFailingAgainst(url);
                 assertEquals(1, message.lines().count(), message);
                 assertTrue(message.startsWith("ContractEventWatcher: cannot read the head of " + url + ": "), message);
                 assertTrue(answer.getKey() != 200 || message.contains("the node answered error -32005: daily request"
@@ -218,16 +214,22 @@ class ContractEventWatcherTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int status = ContractEventWatcher.run(new String[] {"--rpc", url, "--address",
-                "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(new ByteArrayOutputStream()), utf8(err));
-            assertEquals(1, status);
-            String message = err.toString(StandardCharsets.UTF_8);
+            String message = runFailingAgainst(url);
             assertEquals("ContractEventWatcher: cannot read the head of " + url + ": the JSON-RPC answer from " + url
                     + "/ exceeds the response size limit of 67108864 bytes", message.strip());
         } finally {
             server.stop(0);
         }
+    }
+
+    /** Runs the watcher on the node at {@code url}, expecting status 1; returns what it printed on err. */
+    private static String runFailingAgainst(String url) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = ContractEventWatcher.run(new String[] {"--rpc", url, "--address",
+            "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"}, utf8(new ByteArrayOutputStream()), utf8(err));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, status, message);
+        return message;
     }
 
     private static PrintStream utf8(ByteArrayOutputStream bytes) {
