@@ -20,6 +20,7 @@ import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.index.SectionIndex;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.Checkpoint;
+import org.chainfilter.ethbloom.scan.CheckpointReorganisedException;
 import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
@@ -165,8 +166,10 @@ final class EthScanCommand implements Callable<Integer> {
                     printer(out, checkpointFile != null));
         } catch (ScanException e) {
             out.flush();
+            // Resuming from the checkpoint fails the same way when the chain reorganised below it.
+            boolean resumable = checkpointFile != null && !(e instanceof CheckpointReorganisedException);
             throw new IllegalStateException(rpcOptions.namingTheTimeout(e.getMessage())
-                    + (checkpointFile == null ? "" : "; rerun with the same --checkpoint to resume"), e);
+                    + (resumable ? "; rerun with the same --checkpoint to resume" : ""), e);
         }
         out.flush();
         err.println(summary.report());

@@ -303,7 +303,9 @@ final class EthScanFollow {
     }
 
     private String resumeAdvice() {
-        return lastScanned() + "; resume with --from " + (lastScannedBlock + 1) + " or the same --checkpoint";
+        // Without --checkpoint the follow's checkpoint lives in memory: there is no file to name.
+        return lastScanned() + "; resume with --from " + (lastScannedBlock + 1)
+                + (checkpoints instanceof MemoryCheckpointStore ? "" : " or the same --checkpoint");
     }
 
     private String lastScanned() {

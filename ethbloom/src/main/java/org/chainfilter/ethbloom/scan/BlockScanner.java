@@ -363,9 +363,8 @@ public final class BlockScanner {
         }
         String hash = rpc.blocks(block, block).get(0).getHash();
         if (!checkpoint.lastBlockHash().equalsIgnoreCase(hash)) {
-            throw new ScanException("block " + block + " now has hash " + hash + " but the checkpoint recorded "
-                    + checkpoint.lastBlockHash() + ": the chain reorganised below the checkpoint (deeper than "
-                    + confirmations + " confirmations); rescan from an earlier block with a new checkpoint");
+            // Not "deeper than this scan's confirmations": the checkpoint may have been written with fewer.
+            throw new CheckpointReorganisedException(block, hash, checkpoint.lastBlockHash());
         }
     }
 
@@ -431,8 +430,8 @@ public final class BlockScanner {
         for (int i = 0; i < count; i++) {
             matched.add(candidate[i] ? new ArrayList<>() : List.of());
         }
-        for (Log log : runs.isEmpty() ? List.<Log>of() : rpc.logs(filter, queries(runs, headers, first),
-                n -> headers[(int) (n - first)].getHash())) {
+        for (Log log : runs.isEmpty() ? List.<Log>of() : logsOf(rpc, filter, queries(runs, headers, first), headers,
+                first, last)) {
             int i = indexInBatch(log, first, last, candidate);
             String headerHash = headers[i].getHash();
             if (log.getBlockHash() == null) {
@@ -544,6 +543,36 @@ public final class BlockScanner {
                         + ": the chain reorganised during the scan; use more confirmations");
             }
             expectedParent = header.getHash();
+        }
+    }
+
+    /**
+     * The logs of the candidate runs. Queries that keep failing on a node that answers may be of blocks a
+     * reorganisation replaced: a block asked for by its hash is unknown to the node, a range's witness header has
+     * another hash. Then the last block is read again, and a new hash is reported as the reorganisation it is, not as
+     * exhausted retries, which would read as a lagging node.
+     */
+    private static List<Log> logsOf(RpcSession rpc, LogFilter filter, List<BlockRange> queries,
+                                    EthBlock.Block[] headers, long first, long last) {
+        try {
+            return rpc.logs(filter, queries, n -> headers[(int) (n - first)].getHash());
+        } catch (RetriesExhaustedException failure) {
+            if (!failure.nodeAnswered()) {
+                throw failure;
+            }
+            String hashNow;
+            try {
+                hashNow = rpc.blocks(last, last).get(0).getHash();
+            } catch (ScanException unreadable) {
+                throw failure;
+            }
+            String lastHash = headers[(int) (last - first)].getHash();
+            if (hashNow.equalsIgnoreCase(lastHash)) {
+                throw failure;
+            }
+            throw new ScanException("block " + last + " now has hash " + hashNow + " but its header was read with "
+                    + lastHash + ": the chain reorganised during the scan (its log queries failed: "
+                    + failure.getMessage() + "); use more confirmations", failure);
         }
     }
 

@@ -440,9 +440,33 @@ class BlockScannerProviderTest {
         ScanException e = assertThrows(ScanException.class,
                 () -> scanner().checkpoints(store).confirmations(3).build().scan(TOPIC_2, 0, 299, log -> { }));
         assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but the checkpoint recorded "
-                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint (deeper than 3"
-                + " confirmations); rescan from an earlier block with a new checkpoint", e.getMessage());
+                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint; rescan from an earlier"
+                + " block with a new checkpoint (and more confirmations)", e.getMessage());
         assertFalse(e instanceof CheckpointAheadOfHeadException, "a changed hash is never a head to wait for");
+        // Its own type, so that a caller does not advise resuming from that checkpoint.
+        assertEquals(99, ((CheckpointReorganisedException) e).checkpointBlock());
+    }
+
+    /**
+     * A reorganisation between a batch's headers and its log queries, with candidate blocks among the replaced ones:
+     * the queries by hash ("unknown block") or by range (a witness header of another hash) can never succeed, and the
+     * scan ended after all its retries as if the node lagged. The last block is read again then, and the
+     * reorganisation is named (found by a review). Nothing is emitted; the new chain's logs are not lost.
+     */
+    @Test
+    void aReorganisationBetweenHeadersAndLogsOfReplacedCandidatesIsNamed() {
+        for (int byHashMaxRun : new int[] {16, 0}) {
+            provider.afterFirstHeaderBatch = () -> provider.reorganise(60, byHashMaxRun + 1, 70, TOPIC_9_LOG);
+            List<String> logs = new ArrayList<>();
+            ScanException e = assertThrows(ScanException.class, () -> scanner().byHashMaxRun(byHashMaxRun).build()
+                    .scan(TOPIC_2, 0, 99, log -> logs.add(text(log))));
+            assertTrue(e.getMessage().startsWith("block 99 now has hash " + FakeProvider.hash(99, byHashMaxRun + 1)
+                    + " but its header was read with " + FakeProvider.hash(99, byHashMaxRun == 16 ? 0 : 17)
+                    + ": the chain reorganised during the scan (its log queries failed: "), e.getMessage());
+            assertTrue(e.getMessage().endsWith("); use more confirmations"), e.getMessage());
+            assertTrue(e.getCause() instanceof RetriesExhaustedException, String.valueOf(e.getCause()));
+            assertEquals(List.of(), logs);
+        }
     }
 
     /**
@@ -459,8 +483,8 @@ class BlockScannerProviderTest {
         provider.chain.get(99).hash = FakeProvider.hash(99, 1);
         ScanException e = assertThrows(ScanException.class, () -> scanner.scan(TOPIC_2, 100, 299, log -> { }));
         assertEquals("block 99 now has hash " + FakeProvider.hash(99, 1) + " but the checkpoint recorded "
-                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint (deeper than 3"
-                + " confirmations); rescan from an earlier block with a new checkpoint", e.getMessage());
+                + FakeProvider.hash(99, 0) + ": the chain reorganised below the checkpoint; rescan from an earlier"
+                + " block with a new checkpoint (and more confirmations)", e.getMessage());
         // Unchanged, the same resume goes on from the checkpoint and says so.
         provider.chain.get(99).hash = FakeProvider.hash(99, 0);
         ScanSummary summary = scanner.scan(TOPIC_2, 100, 299, log -> { });
