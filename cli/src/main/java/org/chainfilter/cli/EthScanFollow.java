@@ -263,7 +263,8 @@ final class EthScanFollow {
         }
         out.flush();
         if (total != null) {
-            err.println(total.report());
+            // The retries of every pass, the failed ones too (a pass's partial summary may be missing or empty).
+            err.println(total.withRetries(session.retries()).report());
         }
         err.println("follow " + reason + "; " + resumeAdvice());
         err.flush();

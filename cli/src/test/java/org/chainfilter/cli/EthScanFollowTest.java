@@ -639,6 +639,13 @@ class EthScanFollowTest {
             assertEquals(1, during.lines().count(), "nothing between the two lines: " + err);
             assertTrue(err.substring(0, err.indexOf("the node does not answer")).contains("retrying eth_blockNumber in"
                     + " 250 ms (failure 1: ClientConnectionException: Invalid response received: 503;"), err);
+            // The report counts the retries of the failed passes too (it said 0: found by a review); with --retries
+            // 2 each failed pass retried its call once.
+            java.util.regex.Matcher retries = Pattern.compile("; retries (\\d+),").matcher(err);
+            assertTrue(retries.find(), err);
+            long failedPasses = Long.parseLong(err.replaceAll("(?s).*the node answers again, after (\\d+) failed.*",
+                    "$1"));
+            assertTrue(failedPasses >= 2 && Long.parseLong(retries.group(1)) >= failedPasses, err);
         }
     }
 

@@ -175,6 +175,7 @@ public final class BlockScanner {
     public final class Session {
         private final RpcSession.Limits limits = new RpcSession.Limits(headerBatchSize, maxLogRangeBlocks);
         private final CountDownLatch cancelled = new CountDownLatch(1);
+        private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
 
         private Session() {
         }
@@ -188,8 +189,20 @@ public final class BlockScanner {
          */
         public ScanSummary scan(LogFilter filter, long fromBlock, long toBlockInclusive,
                                 Consumer<? super Log> consumer) {
-            return BlockScanner.this.scan(new RpcSession(service, retryPolicy, this::sleep, listener, limits,
-                    this::isCancelled), filter, fromBlock, toBlockInclusive, consumer);
+            RpcSession rpc = new RpcSession(service, retryPolicy, this::sleep, listener, limits, this::isCancelled);
+            try {
+                return BlockScanner.this.scan(rpc, filter, fromBlock, toBlockInclusive, consumer);
+            } finally {
+                retries.addAndGet(rpc.retries());
+            }
+        }
+
+        /**
+         * Calls sent again after a transient failure by all of this session's scans, the failed ones too (a scan that
+         * fails before its first batch, on eth_blockNumber say, carries no summary of its own).
+         */
+        public long retries() {
+            return retries.get();
         }
 
         /** Stops this session's scans: no call is sent or retried from now on. Idempotent; any thread. */

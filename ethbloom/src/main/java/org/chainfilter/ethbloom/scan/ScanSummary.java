@@ -40,6 +40,14 @@ public record ScanSummary(long firstBlock, long lastBlock, long requestedToBlock
     /** The fill from which a bloom counts as saturated (recent mainnet blooms are 80–100 % full). */
     public static final double SATURATED_FRACTION = 0.8;
 
+    /** This summary with {@code retries} in place of its own count (a caller that also counted failed scans). */
+    public ScanSummary withRetries(long retries) {
+        return new ScanSummary(firstBlock, lastBlock, requestedToBlock, headBlock, confirmations, resumed,
+                matchAllFilter, blocksScanned, blocksSkippedByBloom, blocksSkippedByIndex, candidateBlocks,
+                falsePositiveBlocks, unknownBloomBlocks, logsEmitted, bloomsSeen, bloomBitsSet, saturatedBlocks,
+                retries, rangeSplits, batchHalvings);
+    }
+
     /** Mean bits set / 2048 over the known blooms read; 0 when none was. */
     public double meanSaturation() {
         return bloomsSeen == 0 ? 0 : (double) bloomBitsSet / ((double) bloomsSeen * LogsBloom.BIT_COUNT);
