@@ -71,9 +71,11 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     static ParameterException firstToReport(ParseResult parseResult) {
         for (ParseResult command = parseResult; command != null; command = command.subcommand()) {
             for (Exception error : command.errors()) {
-                if (error instanceof UnmatchedArgumentException
-                        && ((UnmatchedArgumentException) error).isUnknownOption()) {
-                    return (UnmatchedArgumentException) error;
+                if (error instanceof UnmatchedArgumentException) {
+                    UnmatchedArgumentException unknown = unknownOptions((UnmatchedArgumentException) error, command);
+                    if (unknown != null) {
+                        return unknown;
+                    }
                 }
             }
         }
@@ -97,6 +99,29 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
             }
         }
         return null;
+    }
+
+    /**
+     * The unknown options among the arguments {@code error} left unmatched, as picocli's "Unknown option(s)" with its
+     * suggestions for the first; null when there are none. picocli calls the arguments unknown options only when the
+     * first of them looks like one: after a stray word ({@code eth scan --rpc URL stray --confirmation 3}) the
+     * misspelt option went unnamed, and before one ({@code --rcp x stray}) the stray word was listed as an option.
+     */
+    private static UnmatchedArgumentException unknownOptions(UnmatchedArgumentException error, ParseResult command) {
+        if (!command.commandSpec().subcommands().isEmpty() && !error.isUnknownOption()) {
+            // A stray word where a subcommand belongs is a mistyped subcommand, and the options after it are the
+            // subcommand's ("eth scna --rpc URL"): the stray word is reported, with the subcommands close to it.
+            return null;
+        }
+        List<String> unknown = new java.util.ArrayList<>();
+        for (String arg : error.getUnmatched()) {
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (name.startsWith("-") && name.length() > 1 && !name.matches("-[0-9.].*")
+                    && command.commandSpec().findOption(name) == null) {
+                unknown.add(arg);
+            }
+        }
+        return unknown.isEmpty() ? null : new UnmatchedArgumentException(command.commandSpec().commandLine(), unknown);
     }
 
     /**
