@@ -48,7 +48,9 @@ import org.chainfilter.common.hash.Murmur3;
  * an item that was never put but collides with a stored one deletes that other item's fingerprint (a false negative
  * for it), as Fan et al. note. An item's two buckets hold at most {@code 2b = 8} copies: a ninth {@code put} throws
  * {@link FilterFullException} and changes nothing, where stashing it would leave the whole table full on account of
- * one item.
+ * one item. The filter cannot tell copies from distinct items that share a fingerprint and both buckets, so a ninth
+ * such item is refused alike; for random items that takes nine of them agreeing on about {@code f + 2 log2(m)} bits,
+ * but keys chosen against the (unkeyed) hash can force it, as they can force false positives.
  *
  * <p>{@link #put}, {@link #mightContain} and {@link #remove} allocate nothing for the built-in key encoders. Not
  * thread-safe.
@@ -208,7 +210,8 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
             // would leave the whole table full (every later put refused) on account of one item.
             throw new FilterFullException("the item's buckets already hold " + (i1 == i2 ? 4 : 8)
                     + " copies of its fingerprint, the most a cuckoo filter keeps of one item (2b = 8, or 4 when"
-                    + " both its buckets are one); the filter is unchanged");
+                    + " both its buckets are one) or of items sharing its fingerprint and buckets; the filter is"
+                    + " unchanged");
         }
         count++;
         evict(i2, fp);

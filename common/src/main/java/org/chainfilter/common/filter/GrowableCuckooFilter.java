@@ -24,8 +24,9 @@ import org.chainfilter.common.bloom.KeyEncoder;
  * and it stashed a victim), so no put is refused until the limits of {@link #MAX_TABLES} tables, 32-bit fingerprints
  * or {@link CuckooFilter#MAX_BUCKETS} buckets are reached; then {@link FilterFullException}. The one exception is a
  * ninth copy of an item in the newest table ({@link CuckooFilter}'s multiset rule: an item's two buckets hold at
- * most 8 copies), refused with {@link FilterFullException} and no change: growing for it would double the memory
- * every eight puts of one item. {@link #remove} deletes
+ * most 8 copies, or 8 items sharing its fingerprint and buckets, which the table cannot tell apart from copies),
+ * refused with {@link FilterFullException} and no change: growing for it would double the memory every eight puts
+ * of one item. {@link #remove} deletes
  * only when exactly one table matches (see there); as with one table, remove only items that were put.
  *
  * <p>{@link #put}, {@link #mightContain} and {@link #remove} allocate nothing for the built-in encoders, except when a

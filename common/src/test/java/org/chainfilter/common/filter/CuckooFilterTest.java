@@ -117,7 +117,8 @@ class CuckooFilterTest {
         byte[] before = filter.toByteArray();
         var e = assertThrows(FilterFullException.class, () -> filter.put(42L));
         assertEquals("the item's buckets already hold 8 copies of its fingerprint, the most a cuckoo filter keeps of"
-                + " one item (2b = 8, or 4 when both its buckets are one); the filter is unchanged", e.getMessage());
+                + " one item (2b = 8, or 4 when both its buckets are one) or of items sharing its fingerprint and"
+                + " buckets; the filter is unchanged", e.getMessage());
         assertEquals(Hex.encode(before), Hex.encode(filter.toByteArray()));
         assertFalse(filter.isFull());
         for (long i = 0; i < 1000; i++) {
