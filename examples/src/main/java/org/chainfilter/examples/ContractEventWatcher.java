@@ -202,11 +202,13 @@ public final class ContractEventWatcher {
                     + answer.getError().getCode() + ": " + answer.getError().getMessage());
         }
         String result = answer.getResult();
-        if (result == null || !result.matches("0x(0|[1-9a-fA-F][0-9a-fA-F]{0,14})")) {
+        try {
+            // Read as the scanner reads quantities (web3j's decoding, leading zeros tolerated).
+            return org.web3j.utils.Numeric.decodeQuantity(result).longValueExact();
+        } catch (RuntimeException notANumber) {
             throw new ScanException("cannot read the head of " + rpc + ": the node answered '" + result
-                    + "', not a block number");
+                    + "', not a block number", notANumber);
         }
-        return Long.parseUnsignedLong(result.substring(2), 16);
     }
 
     private static Map<String, String> parse(String[] args) {
