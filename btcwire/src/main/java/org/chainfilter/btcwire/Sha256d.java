@@ -34,16 +34,26 @@ public final class Sha256d {
 
     /** dSHA256 of {@code left || right}: an inner Merkle node from its two children. */
     public static Hash256 hashPair(Hash256 left, Hash256 right) {
+        // Both read before the digest is fed: the thread's digest must never keep a refused call's input.
+        byte[] leftBytes = left.bytes();
+        byte[] rightBytes = right.bytes();
         MessageDigest digest = SHA256.get();
-        digest.update(left.bytes());
-        digest.update(right.bytes());
+        digest.update(leftBytes);
+        digest.update(rightBytes);
         byte[] out = new byte[Hash256.LENGTH];
         finish(digest, out);
         return Hash256.wrap(out);
     }
 
-    /** dSHA256 of {@code data[offset, offset + length)} written into {@code out[0, 32)}. */
+    /**
+     * dSHA256 of {@code data[offset, offset + length)} written into {@code out[0, 32)}.
+     *
+     * @throws IndexOutOfBoundsException if the range is outside {@code data} or {@code out} holds fewer than 32 bytes;
+     *     the thread's digest is then as before (a later hash on the thread is not affected)
+     */
     public static void hashInto(byte[] data, int offset, int length, byte[] out) {
+        java.util.Objects.checkFromIndexSize(offset, length, data.length);
+        java.util.Objects.checkFromIndexSize(0, Hash256.LENGTH, out.length);
         MessageDigest digest = SHA256.get();
         digest.update(data, offset, length);
         finish(digest, out);
@@ -56,6 +66,9 @@ public final class Sha256d {
             digest.digest(out, 0, Hash256.LENGTH);
         } catch (DigestException e) {
             throw new IllegalStateException("a 32-byte buffer holds a SHA-256 digest", e);
+        } finally {
+            // Whatever failed, the next hash on this thread starts from an empty digest (a no-op after digest()).
+            digest.reset();
         }
     }
 }
