@@ -96,7 +96,8 @@ abstract class AbstractWordBitStore implements BitStore {
 
     @Override
     public final boolean equals(Object o) {
-        return o instanceof AbstractWordBitStore && BitStore.sameBits(this, (BitStore) o);
+        // Identity first: with writers running (AtomicBitStore), reading this store's words twice could differ.
+        return o == this || o instanceof AbstractWordBitStore && BitStore.sameBits(this, (BitStore) o);
     }
 
     @Override

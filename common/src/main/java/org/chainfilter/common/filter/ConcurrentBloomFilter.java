@@ -182,6 +182,10 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
      */
     @Override
     public boolean equals(Object o) {
+        if (o == this) {
+            // Reflexive even while writers run, when comparing the bits with themselves could see two moments.
+            return true;
+        }
         if (!(o instanceof ConcurrentBloomFilter)) {
             return false;
         }
