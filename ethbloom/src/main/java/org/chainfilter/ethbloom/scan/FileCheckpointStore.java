@@ -121,10 +121,13 @@ public final class FileCheckpointStore implements CheckpointStore {
     public void save(Checkpoint checkpoint) {
         String text = MAGIC + "=1\nnextBlock=" + checkpoint.nextBlock() + "\nlastBlockHash="
                 + checkpoint.lastBlockHash() + "\nfilter=" + checkpoint.filterFingerprint() + "\n";
-        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        // A temporary file of this save's own: with one shared name, a second saver truncated the first's file after
+        // it was written, and the rename then put an empty or half-written checkpoint in place.
+        Path temporary = file.resolveSibling(file.getFileName() + "." + Long.toUnsignedString(
+                java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
                 ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
@@ -133,6 +136,11 @@ public final class FileCheckpointStore implements CheckpointStore {
             }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temporary);
+            } catch (IOException ignored) {
+                // The save's own failure is the one to report.
+            }
             throw new UncheckedIOException("cannot write checkpoint " + file, e);
         }
     }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.chainfilter.ethbloom.LogFilter;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,54 @@ class FileCheckpointStoreTest {
     @TempDir
     Path dir;
 
+    /**
+     * Savers at once (scans sharing one scanner and its store) never leave a torn checkpoint for a reader: each save
+     * writes a temporary file of its own. With one shared temporary name a second saver truncated the first's file
+     * just before it was renamed into place: saves failed and readers found no checkpoint (found by a review).
+     */
+    @Test
+    void concurrentSavesNeverLeaveATornCheckpoint() throws Exception {
+        FileCheckpointStore store = new FileCheckpointStore(dir.resolve("shared.checkpoint"));
+        store.save(new Checkpoint(1, HASH, FINGERPRINT));
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean saving = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<Thread> savers = new java.util.ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            int base = 1000 * (t + 1);
+            savers.add(new Thread(() -> {
+                for (int i = 0; i < 200; i++) {
+                    try {
+                        store.save(new Checkpoint(base + i, HASH, FINGERPRINT));
+                    } catch (RuntimeException e) {
+                        failures.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        Thread reader = new Thread(() -> {
+            while (saving.get()) {
+                try {
+                    if (store.load().isEmpty()) {
+                        failures.incrementAndGet();
+                    }
+                } catch (RuntimeException e) {
+                    failures.incrementAndGet();
+                }
+            }
+        });
+        reader.start();
+        savers.forEach(Thread::start);
+        for (Thread saver : savers) {
+            saver.join();
+        }
+        saving.set(false);
+        reader.join();
+        assertEquals(0, failures.get(), "failed saves and loads that found no or a torn checkpoint");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(store.file()), files.toList());
+        }
+    }
+
     @Test
     void savesAndLoadsAndReplacesAtomically() throws IOException {
         FileCheckpointStore store = new FileCheckpointStore(dir.resolve("scan.checkpoint"));
@@ -33,7 +82,9 @@ class FileCheckpointStoreTest {
         assertEquals(Optional.of(new Checkpoint(17, HASH, FINGERPRINT)), store.load());
         store.save(new Checkpoint(18_000_000_000L, HASH, FINGERPRINT));
         assertEquals(18_000_000_000L, new FileCheckpointStore(store.file()).load().orElseThrow().nextBlock());
-        assertFalse(Files.exists(dir.resolve("scan.checkpoint.tmp")), "the temporary file is renamed away");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(store.file()), files.toList(), "the temporary files are renamed away");
+        }
         // Golden form: a change of the format must fail here.
         assertEquals("chainfilter-eth-scan-checkpoint=1\nnextBlock=18000000000\nlastBlockHash=" + HASH + "\nfilter="
                 + FINGERPRINT + "\n", Files.readString(store.file(), StandardCharsets.US_ASCII));
