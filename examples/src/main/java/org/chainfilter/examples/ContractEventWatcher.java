@@ -202,6 +202,11 @@ public final class ContractEventWatcher {
                     + answer.getError().getCode() + ": " + answer.getError().getMessage());
         }
         String result = answer.getResult();
+        if (result != null && result.length() > 66) {
+            // Before decoding: BigInteger's parse takes time quadratic in the digits.
+            throw new ScanException("cannot read the head of " + rpc + ": the node answered " + result.length()
+                    + " characters; a quantity has at most 66 (0x and 64 hex digits)");
+        }
         try {
             // Read as the scanner reads quantities (web3j's decoding, leading zeros tolerated).
             return org.web3j.utils.Numeric.decodeQuantity(result).longValueExact();

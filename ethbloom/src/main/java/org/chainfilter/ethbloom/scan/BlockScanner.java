@@ -405,7 +405,8 @@ public final class BlockScanner {
                 : withFirstAndLast(indexCandidates, hashBefore != null ? first : -1, last);
         List<EthBlock.Block> read = wanted == null ? rpc.blocks(first, last) : rpc.blocks(wanted);
         for (EthBlock.Block header : read) {
-            headers[(int) (RpcSession.quantity(header::getNumber, "a block number") - first)] = header;
+            headers[(int) (RpcSession.quantity(header.getNumberRaw(), header::getNumber, "a block number") - first)]
+                    = header;
         }
         checkChained(headers, first, hashBefore);
         if (indexCandidates != null) {
@@ -496,7 +497,8 @@ public final class BlockScanner {
                 continue;
             }
             for (Log log : logs) {
-                RpcSession.quantity(log::getLogIndex, "the log index of a log of block " + (first + i));
+                RpcSession.quantity(log.getLogIndexRaw(), log::getLogIndex, "the log index of a log of block "
+                        + (first + i));
             }
             logs.sort(Comparator.comparing(Log::getLogIndex));
             for (int j = 1; j < logs.size(); j++) {
@@ -609,7 +611,7 @@ public final class BlockScanner {
     }
 
     private static int indexInBatch(Log log, long first, long last, boolean[] candidate) {
-        long number = RpcSession.quantity(log::getBlockNumber, "the block number of a log");
+        long number = RpcSession.quantity(log.getBlockNumberRaw(), log::getBlockNumber, "the block number of a log");
         if (number < first || number > last || !candidate[(int) (number - first)]) {
             throw new ScanException("the provider returned a log of block " + number
                     + ", which is not among the requested candidate blocks of " + first + ".." + last);

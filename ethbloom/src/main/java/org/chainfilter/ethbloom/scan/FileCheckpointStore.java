@@ -78,16 +78,31 @@ public final class FileCheckpointStore implements CheckpointStore {
                 return Optional.empty();
             }
             Map<String, String> fields = new HashMap<>();
-            for (String line : new String(bytes, StandardCharsets.US_ASCII).split("\n")) {
+            String problem = null;
+            String[] lines = new String(bytes, StandardCharsets.US_ASCII).split("\n");
+            for (int i = 0; i < lines.length; i++) {
+                String line = lines[i];
+                if (line.isBlank()) {
+                    continue;
+                }
                 int eq = line.indexOf('=');
-                if (!line.isBlank() && eq > 0) {
-                    fields.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+                if (eq <= 0) {
+                    problem = problem != null ? problem : "line " + (i + 1) + " is not FIELD=VALUE";
+                    continue;
+                }
+                // A repeated field would make the last one win in silence: a file edited or joined by hand.
+                String key = line.substring(0, eq).trim();
+                if (fields.put(key, line.substring(eq + 1).trim()) != null && problem == null) {
+                    problem = "field " + key + " appears twice (again at line " + (i + 1) + ")";
                 }
             }
             if (!"1".equals(fields.get(MAGIC))) {
                 throw new ScanException("checkpoint " + file + " is not a version-1 chainfilter eth scan checkpoint ("
                         + (fields.containsKey(MAGIC) ? MAGIC + "=" + fields.get(MAGIC)
                                 : "it has no line " + MAGIC + "=1") + ")");
+            }
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
             }
             return Optional.of(new Checkpoint(parseBlock(fields.get("nextBlock")), require(fields, "lastBlockHash"),
                     require(fields, "filter")));

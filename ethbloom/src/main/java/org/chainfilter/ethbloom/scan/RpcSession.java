@@ -183,7 +183,8 @@ final class RpcSession {
             Outcome outcome = round(List.of(new Request<>("eth_blockNumber", List.<String>of(), service, EthBlockNumber.class))).get(0);
             switch (outcome.status) {
                 case OK:
-                    return quantity(((EthBlockNumber) outcome.response)::getBlockNumber, "the eth_blockNumber answer");
+                    return quantity(((EthBlockNumber) outcome.response).getResult(),
+                            ((EthBlockNumber) outcome.response)::getBlockNumber, "the eth_blockNumber answer");
                 case FATAL:
                 case TOO_LARGE:
                     // Too large for a one-number answer: the same call would fail the same way.
@@ -272,7 +273,7 @@ final class RpcSession {
                     } else if (outcome.status != Status.RESEND) {
                         problem = outcome.problem;
                     }
-                } else if (quantity(block::getNumber, "the number of block " + n) != n) {
+                } else if (quantity(block.getNumberRaw(), block::getNumber, "the number of block " + n) != n) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered block " + block.getNumberRaw());
                 } else if (block.getHash() == null || !BLOCK_HASH.matcher(block.getHash()).matches()) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed block hash '"
@@ -558,17 +559,28 @@ final class RpcSession {
             throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
                     + ") with block hash " + log.getBlockHash());
         }
-        if (quantity(log::getBlockNumber, "the block number of a log of " + range) != range.first) {
+        if (quantity(log.getBlockNumberRaw(), log::getBlockNumber, "the block number of a log of " + range)
+                != range.first) {
             throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
                     + ") of block " + log.getBlockNumberRaw());
         }
     }
 
+    /** The longest quantity text read: {@code 0x} and 64 hex digits, a 256-bit value (leading zeros tolerated). */
+    static final int MAX_QUANTITY_CHARS = 66;
+
     /**
      * A JSON-RPC quantity as a long, or a {@link ScanException} naming {@code what} when the provider sent something
-     * that is not one (web3j throws its own unchecked exceptions on such text).
+     * that is not one (web3j throws its own unchecked exceptions on such text); {@code raw} is its text, checked for
+     * length first.
      */
-    static long quantity(Supplier<BigInteger> value, String what) {
+    static long quantity(String raw, Supplier<BigInteger> value, String what) {
+        if (raw != null && raw.length() > MAX_QUANTITY_CHARS) {
+            // Checked before web3j decodes it: BigInteger's parse takes time quadratic in the digits (a megabyte of
+            // them took 21 s), and the answer was read in full before.
+            throw new ScanException(what + " is " + raw.length() + " characters long ('" + raw.substring(0, 20)
+                    + "…'); a quantity has at most " + MAX_QUANTITY_CHARS + " (0x and 64 hex digits)");
+        }
         try {
             BigInteger number = value.get();
             if (number == null) {

@@ -135,6 +135,19 @@ class FileCheckpointStoreTest {
                 + FINGERPRINT + "\n");
         assertEquals("checkpoint " + file + " is malformed: checkpoint lastBlockHash is '0x12'; expected 0x and 64"
                 + " lower-case hex digits", assertThrows(ScanException.class, store::load).getMessage());
+
+        // A repeated field or a line that is not FIELD=VALUE is refused: the last nextBlock won in silence (found by
+        // a review).
+        String valid = "chainfilter-eth-scan-checkpoint=1\nnextBlock=5\nlastBlockHash=" + HASH + "\nfilter="
+                + FINGERPRINT + "\n";
+        Files.writeString(file, valid + "nextBlock=7\n");
+        assertEquals("checkpoint " + file + " is malformed: field nextBlock appears twice (again at line 5)",
+                assertThrows(ScanException.class, store::load).getMessage());
+        Files.writeString(file, valid + "resume here\n");
+        assertEquals("checkpoint " + file + " is malformed: line 5 is not FIELD=VALUE",
+                assertThrows(ScanException.class, store::load).getMessage());
+        Files.writeString(file, valid);
+        assertEquals(5, store.load().orElseThrow().nextBlock());
     }
 
     /**
