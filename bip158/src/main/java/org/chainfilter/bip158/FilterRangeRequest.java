@@ -98,12 +98,14 @@ public final class FilterRangeRequest {
             throw new IllegalArgumentException(command.wireName + " start height " + startHeight
                     + " is above the stop height " + stopHeight);
         }
-        long blocks = stopHeight - startHeight + 1;
-        if (blocks > command.maxBlocks) {
-            throw new IllegalArgumentException(command.wireName + " asks for " + blocks + " blocks (heights "
-                    + startHeight + " to " + stopHeight + "); BIP157 allows at most " + command.maxBlocks);
+        // Core's own test, stop - start >= max: the count stop - start + 1 overflowed for a stop near Long.MAX_VALUE.
+        long span = stopHeight - startHeight;
+        if (span >= command.maxBlocks) {
+            throw new IllegalArgumentException(command.wireName + " asks for "
+                    + (span == Long.MAX_VALUE ? "2^63" : String.valueOf(span + 1)) + " blocks (heights " + startHeight
+                    + " to " + stopHeight + "); BIP157 allows at most " + command.maxBlocks);
         }
-        return (int) blocks;
+        return (int) (span + 1);
     }
 
     public Command command() {

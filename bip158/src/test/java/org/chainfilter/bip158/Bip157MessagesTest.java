@@ -42,6 +42,12 @@ class Bip157MessagesTest {
         assertMessage("getcfilters start height 10 is above the stop height 9",
                 () -> FilterRangeRequest.getCFilters(10, STOP).checkRange(9));
         assertEquals(1, FilterRangeRequest.getCFilters(10, STOP).checkRange(10));
+        // A stop height near Long.MAX_VALUE: the count overflowed, passed the limit and came back as 0 (found by a
+        // review).
+        assertMessage("getcfilters asks for 2^63 blocks (heights 0 to 9223372036854775807); BIP157 allows at most"
+                + " 1000", () -> FilterRangeRequest.getCFilters(0, STOP).checkRange(Long.MAX_VALUE));
+        assertMessage("getcfheaders asks for 9223372036854775807 blocks (heights 1 to 9223372036854775807); BIP157"
+                + " allows at most 2000", () -> FilterRangeRequest.getCFHeaders(1, STOP).checkRange(Long.MAX_VALUE));
     }
 
     @Test
