@@ -43,6 +43,8 @@ public final class ByteReader {
         return data;
     }
 
+    private static final byte[] EMPTY = new byte[0];
+
     private int require(int length, String what) {
         if (length < 0 || length > end - position) {
             throw new WireFormatException("reading " + what + ": wanted " + length + " bytes but " + (end - position)
@@ -88,6 +90,10 @@ public final class ByteReader {
     /** Exactly {@code length} bytes, copied. */
     public byte[] readBytes(int length, String what) {
         int at = require(length, what);
+        if (length == 0) {
+            // One shared empty array: it cannot be changed, and a witness of many empty items costs no array each.
+            return EMPTY;
+        }
         byte[] out = new byte[length];
         System.arraycopy(data, at, out, 0, length);
         return out;
@@ -118,7 +124,15 @@ public final class ByteReader {
 
     /** CompactSize length-prefixed bytes, the length at most {@code maxLength} and at most the bytes left. */
     public byte[] readVarBytes(String what, int maxLength) {
-        int length = readCount(what + " length", maxLength, 1);
+        int length;
+        try {
+            length = readCount(what, maxLength, 1);
+        } catch (WireFormatException e) {
+            // The length's label, "<what> length", is built only here: a transaction has a push or a witness item
+            // every few bytes, and a label made for each would cost more than the bytes read.
+            throw new WireFormatException(e.getMessage().replaceFirst(java.util.regex.Pattern.quote(what),
+                    java.util.regex.Matcher.quoteReplacement(what + " length")));
+        }
         return readBytes(length, what);
     }
 

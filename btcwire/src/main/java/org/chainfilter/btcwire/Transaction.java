@@ -85,10 +85,10 @@ public final class Transaction {
                 int items = reader.readCount("witness item count of input " + i, (int) CompactSize.MAX_SIZE, 1);
                 List<byte[]> stack = new ArrayList<>(items);
                 for (int j = 0; j < items; j++) {
-                    stack.add(reader.readVarBytes("witness item " + j + " of input " + i, (int) CompactSize.MAX_SIZE));
+                    stack.add(readWitnessItem(reader, i, j));
                 }
                 anyWitness |= items > 0;
-                inputs.set(i, inputs.get(i).withWitness(stack));
+                inputs.set(i, inputs.get(i).withOwnWitness(stack));
             }
             if (!anyWitness) {
                 throw new WireFormatException("transaction has a witness flag but every witness stack is empty"
@@ -102,6 +102,21 @@ public final class Transaction {
         long lockTime = reader.readUInt32LE("transaction nLockTime");
         return new Transaction(version, inputs, outputs, lockTime);
     }
+
+    /**
+     * Witness item {@code j} of input {@code i}. Its label is made only when the item is refused: a witness of a
+     * million empty items (one byte each) allocated a label string each, 180 bytes for every byte read.
+     */
+    private static byte[] readWitnessItem(ByteReader reader, int i, int j) {
+        try {
+            return reader.readVarBytes(WITNESS_ITEM, (int) CompactSize.MAX_SIZE);
+        } catch (WireFormatException e) {
+            throw new WireFormatException(e.getMessage().replaceFirst(WITNESS_ITEM, WITNESS_ITEM + " " + j
+                    + " of input " + i));
+        }
+    }
+
+    private static final String WITNESS_ITEM = "witness item";
 
     private static List<TxInput> readInputs(ByteReader reader) {
         int count = reader.readCount("transaction input count", (int) CompactSize.MAX_SIZE, MIN_INPUT_LENGTH);

@@ -30,8 +30,16 @@ public final class TxInput {
         this.witness = items;
     }
 
-    TxInput withWitness(List<byte[]> stack) {
-        return new TxInput(outPoint, scriptSig, sequence, stack);
+    /** This input with the witness {@code stack}, taken with its arrays as they are: the parser's own, shared with none. */
+    TxInput withOwnWitness(List<byte[]> stack) {
+        return new TxInput(this, stack);
+    }
+
+    private TxInput(TxInput input, List<byte[]> ownStack) {
+        this.outPoint = input.outPoint;
+        this.scriptSig = input.scriptSig;
+        this.sequence = input.sequence;
+        this.witness = ownStack;
     }
 
     public OutPoint outPoint() {
