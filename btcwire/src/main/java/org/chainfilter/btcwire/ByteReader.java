@@ -130,10 +130,23 @@ public final class ByteReader {
         } catch (WireFormatException e) {
             // The length's label, "<what> length", is built only here: a transaction has a push or a witness item
             // every few bytes, and a label made for each would cost more than the bytes read.
-            throw new WireFormatException(e.getMessage().replaceFirst(java.util.regex.Pattern.quote(what),
-                    java.util.regex.Matcher.quoteReplacement(what + " length")));
+            throw new WireFormatException(relabel(e.getMessage(), what, what + " length"));
         }
         return readBytes(length, what);
+    }
+
+    /**
+     * {@code message}, a refusal of this reader's naming {@code label} where its messages put it (first, or after
+     * "reading "), with {@code replacement} in its place; unchanged when the label is not there.
+     */
+    static String relabel(String message, String label, String replacement) {
+        for (String head : new String[] {"reading " + label, label}) {
+            if (message.startsWith(head)) {
+                return head.substring(0, head.length() - label.length()) + replacement
+                        + message.substring(head.length());
+            }
+        }
+        return message;
     }
 
     /** Refuses trailing bytes after a structure that must fill its input. */

@@ -111,7 +111,7 @@ public final class Transaction {
         try {
             return reader.readVarBytes(WITNESS_ITEM, (int) CompactSize.MAX_SIZE);
         } catch (WireFormatException e) {
-            throw new WireFormatException(e.getMessage().replaceFirst(WITNESS_ITEM, WITNESS_ITEM + " " + j
+            throw new WireFormatException(ByteReader.relabel(e.getMessage(), WITNESS_ITEM, WITNESS_ITEM + " " + j
                     + " of input " + i));
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,24 @@ class ByteReaderTest {
         ByteReader reader = new ByteReader(Hex.decode("01020304050607"));
         assertThrows(WireFormatException.class, () -> reader.readInt64LE("nValue"));
         assertEquals(7, reader.remaining(), "nothing consumed");
+    }
+
+    /**
+     * A length's label is made only on refusal, by putting "<what> length" where the message names {@code what}:
+     * first, or after "reading" (a label inside "reading" such as "e" was garbled when its first occurrence was
+     * replaced: found by a review).
+     */
+    @Test
+    void aVarBytesLengthIsNamedAsTheLengthOfItsField() {
+        for (String what : List.of("e", "reading", "a $1 \\ (x)+", "scriptSig of input 3")) {
+            WireFormatException truncated = assertThrows(WireFormatException.class,
+                    () -> new ByteReader(new byte[0]).readVarBytes(what, 10));
+            assertEquals("reading " + what + " length: wanted 1 bytes but 0 are left (at offset 0)",
+                    truncated.getMessage());
+            WireFormatException tooLong = assertThrows(WireFormatException.class,
+                    () -> new ByteReader(Hex.decode("0b")).readVarBytes(what, 10));
+            assertEquals(what + " length is 11; at most 10 is allowed", tooLong.getMessage());
+        }
     }
 
     @Test

@@ -133,16 +133,16 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
 
     @Override
-    public void save(Checkpoint checkpoint) {
+    public synchronized void save(Checkpoint checkpoint) {
         String text = MAGIC + "=1\nnextBlock=" + checkpoint.nextBlock() + "\nlastBlockHash="
                 + checkpoint.lastBlockHash() + "\nfilter=" + checkpoint.filterFingerprint() + "\n";
-        // A temporary file of this save's own: with one shared name, a second saver truncated the first's file after
-        // it was written, and the rename then put an empty or half-written checkpoint in place.
-        Path temporary = file.resolveSibling(file.getFileName() + "." + Long.toUnsignedString(
-                java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+        // One save at a time (synchronized): scans sharing a scanner share its store, and a second saver truncated
+        // the first's temporary file after it was written, so the rename put an empty or half-written checkpoint in
+        // place. The temporary file keeps one name, so a save cut short by a kill leaves one file the next replaces.
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
                 ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
