@@ -25,6 +25,9 @@ import java.util.Optional;
  * lastBlockHash=0x…64 hex…
  * filter=…64 hex…
  * </pre>
+ * Saves through one store are one at a time, so scans sharing a scanner (and its store) may save at once; two stores
+ * or two processes on one file are not coordinated (their temporary files would collide), so give each its own file.
+ * The reader refuses a repeated field and a line that is not {@code key=value}.
  */
 public final class FileCheckpointStore implements CheckpointStore {
     /** A checkpoint file is a few hundred bytes; anything larger is not one and is refused before reading. */
