@@ -451,10 +451,11 @@ public final class BlockScanner {
             if (log.getBlockHash() == null) {
                 // A malformed answer, not a reorganisation: more confirmations would not help.
                 throw new ScanException("the provider returned a log of block " + (first + i) + " (log index "
-                        + log.getLogIndexRaw() + ") without a blockHash");
+                        + RpcSession.excerpt(log.getLogIndexRaw()) + ") without a blockHash");
             }
             if (!log.getBlockHash().equalsIgnoreCase(headerHash)) {
-                throw new ScanException("a log of block " + (first + i) + " has block hash " + log.getBlockHash()
+                throw new ScanException("a log of block " + (first + i) + " has block hash "
+                        + RpcSession.excerpt(log.getBlockHash())
                         + " but the header read in this scan has " + headerHash
                         + ": the chain reorganised during the scan; use more confirmations");
             }
@@ -462,7 +463,7 @@ public final class BlockScanner {
                 // eth_getLogs answers from the chain as it is (geth never sets the flag there; only a subscription
                 // reports removed logs): a removed log of the block just read is a broken answer, not one to drop.
                 throw new ScanException("the provider returned a log of block " + (first + i) + " (log index "
-                        + log.getLogIndexRaw() + ") marked removed, which eth_getLogs never returns");
+                        + RpcSession.excerpt(log.getLogIndexRaw()) + ") marked removed, which eth_getLogs never returns");
             }
             if (matchesExactly(filter, log)) {
                 matched.get(i).add(log);
@@ -640,10 +641,16 @@ public final class BlockScanner {
             if (log.getTopics() == null) {
                 throw new IllegalArgumentException("log has no topics list");
             }
+            if (log.getTopics().size() > LogFilter.MAX_TOPICS) {
+                // LOG0..LOG4: no log has more, and a filter of fewer positions would have passed it on.
+                throw new IllegalArgumentException("log has " + log.getTopics().size() + " topics; a log has at most "
+                        + LogFilter.MAX_TOPICS + " (LOG0 to LOG4)");
+            }
             return Web3jLogs.matches(filter, log);
         } catch (IllegalArgumentException e) {
-            throw new ScanException("the provider returned a malformed log of block " + log.getBlockNumberRaw()
-                    + " (log index " + log.getLogIndexRaw() + "): " + e.getMessage(), e);
+            throw new ScanException("the provider returned a malformed log of block "
+                    + RpcSession.excerpt(log.getBlockNumberRaw()) + " (log index "
+                    + RpcSession.excerpt(log.getLogIndexRaw()) + "): " + RpcSession.excerpt(e.getMessage()), e);
         }
     }
 

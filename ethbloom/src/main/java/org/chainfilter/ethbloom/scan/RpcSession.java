@@ -274,14 +274,14 @@ final class RpcSession {
                         problem = outcome.problem;
                     }
                 } else if (quantity(block.getNumberRaw(), block::getNumber, "the number of block " + n) != n) {
-                    throw new ScanException("eth_getBlockByNumber(" + n + ") answered block " + block.getNumberRaw());
+                    throw new ScanException("eth_getBlockByNumber(" + n + ") answered block " + excerpt(block.getNumberRaw()));
                 } else if (block.getHash() == null || !BLOCK_HASH.matcher(block.getHash()).matches()) {
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed block hash '"
-                            + block.getHash() + "'");
+                            + excerpt(block.getHash()) + "'");
                 } else if (block.getParentHash() == null || !BLOCK_HASH.matcher(block.getParentHash()).matches()) {
                     // Checked here, so that the chain check never calls a malformed answer a reorganisation.
                     throw new ScanException("eth_getBlockByNumber(" + n + ") answered a malformed parent hash '"
-                            + block.getParentHash() + "'");
+                            + excerpt(block.getParentHash()) + "'");
                 } else {
                     found.put(n, block);
                     progress = true;
@@ -367,7 +367,8 @@ final class RpcSession {
                         for (EthLog.LogResult<?> result : results) {
                             if (!(result instanceof EthLog.LogObject)) {
                                 throw new ScanException("eth_getLogs " + range.first + ".." + range.last
-                                        + " answered a log hash instead of a log object: " + result.get());
+                                        + " answered a log hash instead of a log object: "
+                                        + excerpt(String.valueOf(result.get())));
                             }
                             checkOfBlockAskedFor(range, (EthLog.LogObject) result);
                             logs.add((EthLog.LogObject) result);
@@ -556,13 +557,13 @@ final class RpcSession {
             return;
         }
         if (!range.blockHash.equalsIgnoreCase(log.getBlockHash())) {
-            throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
-                    + ") with block hash " + log.getBlockHash());
+            throw new ScanException("eth_getLogs for " + range + " answered a log (log index "
+                    + excerpt(log.getLogIndexRaw()) + ") with block hash " + excerpt(log.getBlockHash()));
         }
         if (quantity(log.getBlockNumberRaw(), log::getBlockNumber, "the block number of a log of " + range)
                 != range.first) {
-            throw new ScanException("eth_getLogs for " + range + " answered a log (log index " + log.getLogIndexRaw()
-                    + ") of block " + log.getBlockNumberRaw());
+            throw new ScanException("eth_getLogs for " + range + " answered a log (log index "
+                    + excerpt(log.getLogIndexRaw()) + ") of block " + excerpt(log.getBlockNumberRaw()));
         }
     }
 

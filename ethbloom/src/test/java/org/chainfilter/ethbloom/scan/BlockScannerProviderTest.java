@@ -595,6 +595,31 @@ class BlockScannerProviderTest {
         }
     }
 
+    /**
+     * A log with five topics is malformed (LOG0 to LOG4 give at most four): it was passed to the consumer, also by a
+     * filter of fewer positions (found by a review).
+     */
+    @Test
+    void aLogWithMoreThanFourTopicsIsMalformed() {
+        provider.fiveTopicsAt = provider.chain.get(1).hash;
+        String message = "the provider returned a malformed log of block 0x1 (log index 0x0): log has 5 topics; a log"
+                + " has at most 4 (LOG0 to LOG4)";
+        assertEquals(message, assertThrows(ScanException.class,
+                () -> scan(scanner().build(), LogFilter.matchAll(), 0, 9)).getMessage());
+    }
+
+    /** Provider text in a refusal is cut to an excerpt: a megabyte parent hash was quoted whole (found by a review). */
+    @Test
+    void aHugeMalformedFieldIsQuotedAsAnExcerpt() {
+        provider.otherParentHashAt = 150;
+        provider.parentHashThere = "0x" + "b".repeat(1_000_000);
+        String message = assertThrows(ScanException.class, () -> scan(scanner().build(), ADDRESS_1_OR_3, 0, 299))
+                .getMessage();
+        assertTrue(message.length() < 500 && message.startsWith("eth_getBlockByNumber(150) answered a malformed parent"
+                + " hash '0xbbbb") && message.endsWith("… (1000002 characters in all)'"), message.length() + ": "
+                + message.substring(0, Math.min(400, message.length())));
+    }
+
     /** A topic no block of the synthetic chain holds: every bloom rules it out until a fork adds it. */
     private static final LogFilter TOPIC_9 = LogFilter.builder().topic(0, FakeProvider.topic(9)).build();
     private static final FakeLog TOPIC_9_LOG = new FakeLog(FakeProvider.address(0), List.of(FakeProvider.topic(9)));

@@ -86,6 +86,8 @@ final class FakeProvider implements AutoCloseable {
     volatile String removedLogsAt;
     /** The logs of the block with this hash are answered without their {@code topics} field. */
     volatile String noTopicsAt;
+    /** The logs of the block with this hash are answered with five topics (their own, then copies of the last). */
+    volatile String fiveTopicsAt;
     /** An EIP-234 eth_getLogs for the block with this hash is answered -32000 "unknown block". */
     volatile String unknownBlockHashAt;
     /**
@@ -395,6 +397,9 @@ final class FakeProvider implements AutoCloseable {
             if (!chain.get(n).hash.equals(noTopicsAt)) {
                 ArrayNode topics = json.putArray("topics");
                 log.topics.forEach(t -> topics.add("0x" + Hex.encode(t)));
+                while (chain.get(n).hash.equals(fiveTopicsAt) && topics.size() < 5) {
+                    topics.add("0x" + Hex.encode(topic(topics.size())));
+                }
             }
             index++;
         }
