@@ -743,9 +743,14 @@ final class RpcSession {
             return outcomes;
         }
         Map<Long, Response<?>> byId = new HashMap<>();
+        java.util.Set<Long> answeredTwice = new java.util.HashSet<>();
         String refusal = null;
         for (Response<?> response : answer.getResponses()) {
-            byId.put(response.getId(), response);
+            if (byId.put(response.getId(), response) != null) {
+                // Which of two answers is the call's cannot be told (the last one won, which could be an empty
+                // list of logs): a broken answer, asked again.
+                answeredTwice.add(response.getId());
+            }
             if (response.hasError() && ProviderErrors.refusesBatch(response.getError().getCode(),
                     response.getError().getMessage())) {
                 refusal = "error " + response.getError().getCode() + ": " + excerpt(response.getError().getMessage());
@@ -764,6 +769,8 @@ final class RpcSession {
                 outcomes.add(new Outcome(Status.RESEND, null, "batch of " + requests.size() + " refused"));
             } else if (raw == null) {
                 outcomes.add(new Outcome(Status.TRANSIENT, null, "no answer for request id " + id + " in the batch"));
+            } else if (answeredTwice.contains(id)) {
+                outcomes.add(new Outcome(Status.TRANSIENT, null, "two answers for request id " + id + " in the batch"));
             } else {
                 outcomes.add(decoded((RawAnswer) raw, requests.get(i).getResponseType()));
             }

@@ -77,6 +77,11 @@ final class FakeProvider implements AutoCloseable {
      */
     volatile int gethBatchResponseMaxLogs = Integer.MAX_VALUE;
     volatile boolean reverseBatches;
+    /**
+     * Once: in the first batch whose answer holds logs, the answer of the call after them (their witness header) is
+     * replaced by a second answer to the logs call, with no logs, under the same id (as many answers as calls).
+     */
+    volatile boolean answerLogsTwiceOnce;
     /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
     volatile boolean refuseRangesWithHttp413;
     volatile String wrongLogBlockHashAt;
@@ -239,7 +244,13 @@ final class FakeProvider implements AutoCloseable {
             }
             List<JsonNode> answers = new ArrayList<>();
             int logsAnswered = 0;
+            ObjectNode secondAnswer = null;
             for (JsonNode call : request) {
+                if (secondAnswer != null) {
+                    answers.add(secondAnswer);
+                    secondAnswer = null;
+                    continue;
+                }
                 if (logsAnswered > gethBatchResponseMaxLogs) {
                     ObjectNode refusal = JSON.createObjectNode().put("jsonrpc", "2.0");
                     refusal.set("id", call.get("id"));
@@ -250,6 +261,11 @@ final class FakeProvider implements AutoCloseable {
                 JsonNode answer = answer(call);
                 logsAnswered += answer.path("result").isArray() ? answer.get("result").size() : 0;
                 answers.add(answer);
+                if (answerLogsTwiceOnce && answer.path("result").isArray() && answer.get("result").size() > 0) {
+                    answerLogsTwiceOnce = false;
+                    secondAnswer = answer.deepCopy();
+                    secondAnswer.putArray("result");
+                }
             }
             catchUp(request);
             if (reverseBatches) {
