@@ -64,11 +64,11 @@ public final class Sha256d {
             digest.digest(out, 0, Hash256.LENGTH);
             digest.update(out, 0, Hash256.LENGTH);
             digest.digest(out, 0, Hash256.LENGTH);
-        } catch (DigestException e) {
-            throw new IllegalStateException("a 32-byte buffer holds a SHA-256 digest", e);
-        } finally {
-            // Whatever failed, the next hash on this thread starts from an empty digest (a no-op after digest()).
+        } catch (DigestException | RuntimeException e) {
+            // The next hash on this thread starts from an empty digest (digest() resets it when it succeeds).
             digest.reset();
+            throw e instanceof RuntimeException ? (RuntimeException) e
+                    : new IllegalStateException("a 32-byte buffer holds a SHA-256 digest", e);
         }
     }
 }

@@ -254,8 +254,7 @@ final class EthIndexCommand implements Runnable {
                 LogsBloom bloom = LogsBloom.fromBytes(
                         CliInputs.hex(where + "BLOOM", fields[3], LogsBloom.BYTE_COUNT, "logsBloom"));
                 if (appended == 0 && number >= heldFrom && number < resumeAt) {
-                    checkHeldLine(lineNumber, number, hash, parentHash, bloom, previousHeld, previousHeldHash,
-                            existing, heldBlooms);
+                    checkHeldLine(lineNumber, number, parentHash, bloom, previousHeld, previousHeldHash, heldBlooms);
                     if (number == resumeAt - 1 && !Arrays.equals(hash, heldLastHash)) {
                         throw new IllegalArgumentException("line " + lineNumber + ": block " + number + " has hash 0x"
                                 + Hex.encode(hash) + " but the index holds it with hash 0x" + Hex.encode(heldLastHash)
@@ -281,9 +280,8 @@ final class EthIndexCommand implements Runnable {
         }
 
         /** See {@link #appendLines}: a line of a block the index holds, checked before it is skipped. */
-        private static void checkHeldLine(long lineNumber, long number, byte[] hash, byte[] parentHash, LogsBloom bloom,
-                                          long previousHeld, byte[] previousHeldHash, SectionIndex existing,
-                                          HeldBlooms heldBlooms) {
+        private static void checkHeldLine(long lineNumber, long number, byte[] parentHash, LogsBloom bloom,
+                                          long previousHeld, byte[] previousHeldHash, HeldBlooms heldBlooms) {
             String line = "line " + lineNumber + ": block " + number;
             if (previousHeld >= 0 && number != previousHeld + 1) {
                 throw new IllegalArgumentException(line + " follows block " + previousHeld + "; the lines must be of"
@@ -296,8 +294,8 @@ final class EthIndexCommand implements Runnable {
             }
             if (!heldBlooms.matches(number, bloom)) {
                 throw new IllegalArgumentException(line + " has a bloom other than the one the index holds for it:"
-                        + " the file is of another chain, or was changed (" + existing.indexedBlockCount()
-                        + " blocks indexed from block " + existing.firstBlock() + ")");
+                        + " the file is of another chain, or was changed (" + heldBlooms.index.indexedBlockCount()
+                        + " blocks indexed from block " + heldBlooms.index.firstBlock() + ")");
             }
         }
 

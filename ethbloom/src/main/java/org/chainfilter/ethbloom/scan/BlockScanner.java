@@ -477,8 +477,7 @@ public final class BlockScanner {
                 : new long[] {last, checkBlock});
         String lastHashNow = now.get(0).getHash();
         if (!lastHashNow.equalsIgnoreCase(lastHash)) {
-            throw new ScanException("block " + last + " now has hash " + lastHashNow + " but its header was read with "
-                    + lastHash + ": the chain reorganised during the scan; use more confirmations");
+            throw reorganisedSinceRead(last, lastHashNow, lastHash, "", null);
         }
         // The index section was checked against the node before its candidates were read; the chain the headers and
         // logs came from is the indexed one only if the section's last block still has the indexed hash.
@@ -586,10 +585,16 @@ public final class BlockScanner {
             if (hashNow.equalsIgnoreCase(lastHash)) {
                 throw failure;
             }
-            throw new ScanException("block " + last + " now has hash " + hashNow + " but its header was read with "
-                    + lastHash + ": the chain reorganised during the scan (its log queries failed: "
-                    + failure.getMessage() + "); use more confirmations", failure);
+            throw reorganisedSinceRead(last, hashNow, lastHash, " (its log queries failed: " + failure.getMessage() + ")",
+                    failure);
         }
+    }
+
+    /** Block {@code block} read with {@code hashRead} has {@code hashNow} on the node: a reorganisation mid-scan. */
+    private static ScanException reorganisedSinceRead(long block, String hashNow, String hashRead, String detail,
+                                                      Throwable cause) {
+        return new ScanException("block " + block + " now has hash " + hashNow + " but its header was read with "
+                + hashRead + ": the chain reorganised during the scan" + detail + "; use more confirmations", cause);
     }
 
     /**
