@@ -32,6 +32,13 @@ import org.web3j.protocol.http.HttpService;
  *   The count is of the decompressed body (the interceptor sits above OkHttp's transparent gzip), so a compressed
  *   answer that inflates past the limit is stopped too. At most {@code maxResponseBytes + 1} bytes of an answer are
  *   ever buffered.</li>
+ *   <li><b>Heap.</b> Bytes do not bound what decoding takes: web3j decodes an answer into objects, a batch answer first
+ *   into a Jackson tree, and an answer's shape decides the cost (real logs retain 2 to 3 times their bytes, an answer
+ *   of empty objects, {@code [{},{},…]}, over 50 times). A successful answer is read whole (web3j reads it whole
+ *   anyway) and, when it could cost more than the decoding limit, its tokens are counted ({@link JsonDecodeCost}, an
+ *   upper estimate that builds nothing); an answer whose estimate passes the limit fails with a
+ *   {@link ResponseTooLargeException} naming the estimate and the limit, before any of it is decoded. The default
+ *   decoding limit is a quarter of the maximum heap ({@link #defaultMaxDecodedBytes()}).</li>
  * </ul>
  *
  * <p>The default limit, {@value #DEFAULT_MAX_RESPONSE_BYTES} bytes (64 MiB), holds real answers with room to spare: a
@@ -50,6 +57,14 @@ public final class BoundedHttp {
     private BoundedHttp() {
     }
 
+    /**
+     * The decoding limit used when none is given: a quarter of the heap the JVM may grow to ({@code -Xmx}), leaving the
+     * rest for the answer's bytes, the scan's own state and the collector's room.
+     */
+    public static long defaultMaxDecodedBytes() {
+        return Math.max(1, Runtime.getRuntime().maxMemory() / 4);
+    }
+
     /** {@link #service(String, Duration, long)} with the default timeout (120 s) and size limit (64 MiB). */
     public static HttpService service(String url) {
         return service(url, Duration.ofSeconds(DEFAULT_CALL_TIMEOUT_SECONDS), DEFAULT_MAX_RESPONSE_BYTES);
@@ -62,8 +77,20 @@ public final class BoundedHttp {
      * @throws IllegalArgumentException when the timeout is not positive, or the limit is outside 1..2^30 bytes
      */
     public static HttpService service(String url, Duration callTimeout, long maxResponseBytes) {
+        return service(url, callTimeout, maxResponseBytes, defaultMaxDecodedBytes());
+    }
+
+    /**
+     * An HTTP JSON-RPC service at {@code url} whose calls each end within {@code callTimeout}, whose answers may be at
+     * most {@code maxResponseBytes} long and may take at most {@code maxDecodedBytes} of heap to decode, as
+     * {@link JsonDecodeCost} estimates it.
+     *
+     * @throws IllegalArgumentException when the timeout is not positive, the size limit is outside 1..2^30 bytes, or
+     *     the decoding limit is below 1
+     */
+    public static HttpService service(String url, Duration callTimeout, long maxResponseBytes, long maxDecodedBytes) {
         Objects.requireNonNull(url, "url");
-        return new HttpService(url, client(callTimeout, maxResponseBytes));
+        return new HttpService(url, client(callTimeout, maxResponseBytes, maxDecodedBytes));
     }
 
     /**
@@ -73,6 +100,16 @@ public final class BoundedHttp {
      * @throws IllegalArgumentException when the timeout is not positive, or the limit is outside 1..2^30 bytes
      */
     public static OkHttpClient client(Duration callTimeout, long maxResponseBytes) {
+        return client(callTimeout, maxResponseBytes, defaultMaxDecodedBytes());
+    }
+
+    /**
+     * The OkHttp client behind {@link #service(String, Duration, long, long)}.
+     *
+     * @throws IllegalArgumentException when the timeout is not positive, the size limit is outside 1..2^30 bytes, or
+     *     the decoding limit is below 1
+     */
+    public static OkHttpClient client(Duration callTimeout, long maxResponseBytes, long maxDecodedBytes) {
         Objects.requireNonNull(callTimeout, "callTimeout");
         if (callTimeout.isNegative() || callTimeout.toMillis() < 1) {
             // A zero callTimeout means "no limit" to OkHttp.
@@ -83,16 +120,24 @@ public final class BoundedHttp {
             throw new IllegalArgumentException("response size limit is " + maxResponseBytes + " bytes; it must be 1.."
                     + MAX_RESPONSE_BYTES);
         }
+        if (maxDecodedBytes < 1) {
+            throw new IllegalArgumentException("decoding limit is " + maxDecodedBytes + " bytes; it must be at least 1");
+        }
         return new OkHttpClient.Builder().callTimeout(callTimeout)
-                .addInterceptor(new SizeLimit(maxResponseBytes)).build();
+                .addInterceptor(new SizeLimit(maxResponseBytes, maxDecodedBytes)).build();
     }
 
-    /** Replaces each response body by one that counts what is read of it. */
+    /**
+     * Replaces each response body by one that counts what is read of it; reads a successful answer whole and refuses it
+     * when decoding it could take more than the decoding limit.
+     */
     private static final class SizeLimit implements Interceptor {
         private final long limit;
+        private final long decodeLimit;
 
-        SizeLimit(long limit) {
+        SizeLimit(long limit, long decodeLimit) {
             this.limit = limit;
+            this.decodeLimit = decodeLimit;
         }
 
         @Override
@@ -110,7 +155,28 @@ public final class BoundedHttp {
                 throw new ResponseTooLargeException("the JSON-RPC answer from " + url + " declares " + declared
                         + " bytes (Content-Length); the response size limit is " + limit + " bytes", limit);
             }
-            return response.newBuilder().body(new CountedBody(body, limit, url, chain.call())).build();
+            ResponseBody counted = new CountedBody(body, limit, url, chain.call());
+            if (!response.isSuccessful()) {
+                // An HTTP error's body is read as text (web3j quotes it), never decoded as JSON.
+                return response.newBuilder().body(counted).build();
+            }
+            Buffer whole = new Buffer();
+            try {
+                counted.source().readAll(whole);
+            } catch (IOException e) {
+                response.close();
+                throw e;
+            }
+            response.close();
+            if (whole.size() > decodeLimit / JsonDecodeCost.MAX_PER_BYTE) {
+                long cost = JsonDecodeCost.estimate(whole.peek().inputStream(), decodeLimit);
+                if (cost > decodeLimit) {
+                    throw new ResponseTooLargeException("the JSON-RPC answer from " + url + " (" + whole.size()
+                            + " bytes) would take more than the decoding limit of " + decodeLimit
+                            + " bytes of heap to decode (estimated from its JSON tokens)", decodeLimit);
+                }
+            }
+            return response.newBuilder().body(ResponseBody.create(whole, body.contentType(), whole.size())).build();
         }
     }
 

@@ -214,5 +214,59 @@ class BoundedHttpTest {
         assertEquals("call timeout is 0 ms; it must be at least 1 ms",
                 assertThrows(IllegalArgumentException.class,
                         () -> BoundedHttp.client(Duration.ofNanos(999_999), LIMIT)).getMessage());
+        assertEquals("decoding limit is 0 bytes; it must be at least 1",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BoundedHttp.service("http://x", second, LIMIT, 0)).getMessage());
+        assertTrue(BoundedHttp.defaultMaxDecodedBytes() == Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /** An eth_getLogs answer of {@code n} empty objects: 3 bytes each, and about 54 times that once decoded. */
+    private static byte[] emptyObjects(int n) {
+        StringBuilder answer = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[");
+        for (int i = 0; i < n; i++) {
+            answer.append(i == 0 ? "{}" : ",{}");
+        }
+        return answer.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static Request<?, EthLog> getLogs(HttpService service) {
+        return new Request<>("eth_getLogs", List.of(), service, EthLog.class);
+    }
+
+    /**
+     * Bytes do not bound the heap: 300 kB of {@code [{},{},…]} decode into about 16 MB. With a decoding limit of 10 MB
+     * the answer is refused from its tokens' estimate (32 MB), before web3j decodes any of it; under a limit of 64 MB
+     * it is decoded.
+     */
+    @Test
+    void anAnswerThatWouldTakeMoreHeapToDecodeThanTheLimitIsRefusedUndecoded() throws IOException {
+        exactBody = emptyObjects(100_000);
+        String url = url("/exact-chunked");
+        HttpService refusing = BoundedHttp.service(url, Duration.ofSeconds(30), LIMIT, 10_000_000);
+        // The first call loads the classes; measure a later one.
+        assertThrows(ResponseTooLargeException.class, () -> getLogs(refusing).send());
+        long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
+        ResponseTooLargeException e = assertThrows(ResponseTooLargeException.class, () -> getLogs(refusing).send());
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        assertEquals("the JSON-RPC answer from " + url + " (300035 bytes) would take more than the decoding limit of"
+                + " 10000000 bytes of heap to decode (estimated from its JSON tokens)", e.getMessage());
+        assertEquals(10_000_000, e.limitBytes());
+        // The answer's bytes and the reading's buffers; decoding the answer allocates about 28 MB.
+        assertTrue(allocated < 4_000_000, "allocated " + allocated + " bytes");
+
+        EthLog decoded = getLogs(BoundedHttp.service(url, Duration.ofSeconds(30), LIMIT, 64_000_000)).send();
+        assertEquals(100_000, decoded.getLogs().size());
+    }
+
+    /** An answer too small to pass the limit at any shape is handed on without an estimate, and decoded. */
+    @Test
+    void aSmallAnswerIsDecodedUnderATightDecodingLimit() throws IOException {
+        exactBody = emptyObjects(10);
+        // 35 bytes: at most 35 · 160 = 5,600 bytes by any estimate.
+        EthLog decoded = getLogs(BoundedHttp.service(url("/exact-chunked"), Duration.ofSeconds(30), LIMIT, 5_600))
+                .send();
+        assertEquals(10, decoded.getLogs().size());
+        assertThrows(ResponseTooLargeException.class,
+                () -> getLogs(BoundedHttp.service(url("/exact-chunked"), Duration.ofSeconds(30), LIMIT, 3_199)).send());
     }
 }

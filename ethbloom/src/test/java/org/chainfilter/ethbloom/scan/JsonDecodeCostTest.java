@@ -1,0 +1,200 @@
+package org.chainfilter.ethbloom.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.web3j.protocol.ObjectMapperFactory;
+import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.core.methods.response.EthLog;
+
+/**
+ * {@link JsonDecodeCost} against the heap that decoding really holds. The measurement runs in a fresh JVM with the
+ * serial collector ({@link Measure}), whose full collection leaves exactly the live objects, so nothing else running in
+ * the test JVM moves the figures.
+ */
+@Timeout(300)
+class JsonDecodeCostTest {
+    /** Answer shapes: the result's JSON for element i, how elements are joined, and the type web3j decodes. */
+    private record Shape(String name, Class<?> type, String open, IntFunction<String> element, String close) {
+        String answer(int n) {
+            StringBuilder json = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":").append(open);
+            for (int i = 0; i < n; i++) {
+                json.append(i == 0 ? "" : ",").append(element.apply(i));
+            }
+            return json.append(close).append('}').toString();
+        }
+    }
+
+    private static final String HASH = "0x8243343df08b9751f5ca0c5f8c9c0460d8a9b6351066fae0acbd4d3e776de8bb";
+
+    /** A log as mainnet nodes give it: a USDC Transfer, three topics, 32 bytes of data. */
+    static String realLog(int i) {
+        return "{\"address\":\"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48\",\"topics\":["
+                + "\"0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef\","
+                + "\"0x000000000000000000000000" + String.format("%040x", i) + "\","
+                + "\"0x0000000000000000000000003cd751e6b0078be393132286c442345e5dc49699\"],"
+                + "\"data\":\"0x" + String.format("%064x", 1000L * i) + "\",\"blockNumber\":\"0x1312d00\","
+                + "\"transactionHash\":\"0x" + String.format("%064x", i) + "\",\"transactionIndex\":\"0x1f\","
+                + "\"blockHash\":\"" + HASH + "\",\"logIndex\":\"0x" + Integer.toHexString(i) + "\",\"removed\":false}";
+    }
+
+    static final List<Shape> SHAPES = List.of(
+            new Shape("real logs", EthLog.class, "[", JsonDecodeCostTest::realLog, "]"),
+            new Shape("logs of empty objects", EthLog.class, "[", i -> "{}", "]"),
+            new Shape("a block of empty transaction objects", EthBlock.class, "{\"transactions\":[", i -> "{}", "]}"),
+            new Shape("a block of transactions with short fields", EthBlock.class, "{\"transactions\":[",
+                    i -> "{\"hash\":\"a\",\"from\":\"b\",\"to\":\"c\",\"input\":\"d\"}", "]}"),
+            new Shape("logs of one-letter strings", EthLog.class, "[", i -> "\"a\"", "]"),
+            new Shape("a block of one-letter uncles", EthBlock.class, "{\"uncles\":[", i -> "\"a\"", "]}"),
+            new Shape("logs of empty arrays", EthLog.class, "[", i -> "[]", "]"),
+            new Shape("logs of nested objects", EthLog.class, "[", i -> "{\"a\":{}}", "]"),
+            new Shape("logs of objects with long distinct names", EthLog.class, "[",
+                    i -> "{\"" + "n".repeat(40) + i + "\":0}", "]"),
+            new Shape("logs of literals", EthLog.class, "[", i -> i % 2 == 0 ? "true" : "null", "]"));
+
+    private static final int ELEMENTS = 150_000;
+
+    /** Runs in its own JVM: prints "name|bytes|estimate|live" per shape. */
+    public static final class Measure {
+        public static void main(String[] args) throws IOException {
+            for (Shape shape : SHAPES) {
+                // The first decoding of a shape also fills caches (classes, Jackson's and web3j's lookups) and lets go
+                // of the previous shape's: the second is the one reported.
+                measure(shape);
+                System.out.println(measure(shape));
+            }
+        }
+
+        /** One shape, in a frame of its own: the previous shape's objects are unreachable once it returns. */
+        private static String measure(Shape shape) throws IOException {
+            ObjectMapper json = ObjectMapperFactory.getObjectMapper();
+            byte[] answer = shape.answer(ELEMENTS).getBytes(StandardCharsets.UTF_8);
+            long estimate = JsonDecodeCost.estimate(new ByteArrayInputStream(answer), Long.MAX_VALUE);
+            long before = live();
+            // As a batch answer is decoded (RpcSession): a tree first, then the call's type from it; both held.
+            JsonNode tree = json.readTree(answer);
+            Object decoded;
+            try {
+                decoded = json.treeToValue(tree, shape.type());
+            } catch (IOException | RuntimeException refused) {
+                decoded = refused; // the tree was built all the same
+            }
+            long held = live() - before;
+            java.lang.ref.Reference.reachabilityFence(tree);
+            java.lang.ref.Reference.reachabilityFence(decoded);
+            return shape.name() + "|" + answer.length + "|" + estimate + "|" + held + "|"
+                    + (decoded instanceof Exception ? "refused" : "decoded");
+        }
+
+        private static long live() {
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+            Runtime runtime = Runtime.getRuntime();
+            return runtime.totalMemory() - runtime.freeMemory();
+        }
+    }
+
+    @Test
+    void theEstimateIsAboveTheHeapThatDecodingHoldsForEveryShape() throws Exception {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-Xms1g", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                Measure.class.getName()).redirectErrorStream(true).start();
+        String output;
+        try (InputStream out = process.getInputStream()) {
+            output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(process.waitFor(240, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        Map<String, long[]> figures = new LinkedHashMap<>();
+        for (String line : output.strip().split("\n")) {
+            String[] parts = line.split("\\|");
+            if (parts.length == 5) {
+                figures.put(parts[0], new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]),
+                        Long.parseLong(parts[3]), parts[4].equals("decoded") ? 1 : 0});
+            }
+        }
+        assertEquals(SHAPES.size(), figures.size(), output);
+        List<String> report = new ArrayList<>();
+        figures.forEach((name, f) -> report.add(String.format("%s: %d bytes, estimate %.1fx, held %.1fx%s", name,
+                f[0], (double) f[1] / f[0], (double) f[2] / f[0], f[3] == 0 ? " (web3j refused it)" : "")));
+        System.out.println(String.join("\n", report));
+        for (Map.Entry<String, long[]> entry : figures.entrySet()) {
+            long[] f = entry.getValue();
+            // The costly shapes held enough to measure well (the collector's own noise is well under a megabyte).
+            assertTrue(f[1] < 20_000_000 || f[2] > 5_000_000, entry.getKey() + " held only " + f[2] + ": " + report);
+            assertTrue(f[2] <= f[1], entry.getKey() + " held more than the estimate: " + report);
+        }
+        // Real answers are not refused for nothing: their estimate stays within a few times what they hold.
+        long[] real = figures.get("real logs");
+        assertTrue(real[1] <= 4 * real[2], "real logs: " + report);
+    }
+
+    @Test
+    void eachTokenIsChargedItsCost() throws IOException {
+        String json = "{\"ab\":[7,\"xyz\",true,false,null,{},[]]}";
+        long expected = JsonDecodeCost.OBJECT + JsonDecodeCost.FIELD + 3 * 2 + JsonDecodeCost.ARRAY
+                + JsonDecodeCost.SCALAR + 2 + JsonDecodeCost.SCALAR + 2 * 3 + 3 * JsonDecodeCost.LITERAL
+                + JsonDecodeCost.OBJECT + JsonDecodeCost.ARRAY;
+        assertEquals(expected, estimate(json, Long.MAX_VALUE));
+    }
+
+    @Test
+    void noTokenCostsMoreThanTheBoundPerByte() throws IOException {
+        for (String json : List.of("{}", "[]", "0", "\"\"", "true", "null", "{\"\":0}", "[{},{}]", "[0,0,0]")) {
+            long bytes = json.length();
+            assertTrue(estimate(json, Long.MAX_VALUE) <= bytes * JsonDecodeCost.MAX_PER_BYTE, json);
+        }
+        assertEquals(JsonDecodeCost.MAX_PER_BYTE * 2L, estimate("{}", Long.MAX_VALUE));
+    }
+
+    @Test
+    void readingStopsOnceTheEstimatePassesTheLimit() throws IOException {
+        // An endless array of empty objects: the estimate passes a 10 kB limit within a few kilobytes read.
+        long[] read = {0};
+        InputStream endless = new InputStream() {
+            @Override
+            public int read() {
+                read[0]++;
+                return read[0] == 1 ? '[' : read[0] % 3 == 1 ? ',' : read[0] % 3 == 2 ? '{' : '}';
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                for (int i = 0; i < len; i++) {
+                    b[off + i] = (byte) read();
+                }
+                return len;
+            }
+        };
+        long estimate = JsonDecodeCost.estimate(endless, 10_000);
+        assertTrue(estimate > 10_000 && estimate <= 10_000 + JsonDecodeCost.OBJECT, "estimate " + estimate);
+        assertTrue(read[0] < 100_000, read[0] + " bytes read");
+    }
+
+    @Test
+    void aMalformedAnswerIsCountedUpToWhereItBreaks() throws IOException {
+        assertEquals(2L * JsonDecodeCost.OBJECT + JsonDecodeCost.ARRAY, estimate("[{},{},]", Long.MAX_VALUE));
+        assertEquals(0, estimate("nonsense", Long.MAX_VALUE));
+        assertEquals(0, estimate("", Long.MAX_VALUE));
+    }
+
+    private static long estimate(String json, long stopAbove) throws IOException {
+        return JsonDecodeCost.estimate(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), stopAbove);
+    }
+}
