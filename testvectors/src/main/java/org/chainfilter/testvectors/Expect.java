@@ -2,6 +2,7 @@ package org.chainfilter.testvectors;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -87,11 +88,18 @@ public final class Expect {
      */
     public static <T> T validity(boolean expectValid, Supplier<T> parse, Class<? extends RuntimeException> refusal,
                                  Function<T, String> describe) throws Mismatch {
+        return validity(expectValid, parse, List.of(refusal), describe);
+    }
+
+    /** {@link #validity(boolean, Supplier, Class, Function)} for an implementation that refuses with any of several types. */
+    public static <T> T validity(boolean expectValid, Supplier<T> parse,
+                                 List<Class<? extends RuntimeException>> refusals, Function<T, String> describe)
+            throws Mismatch {
         T value;
         try {
             value = parse.get();
         } catch (RuntimeException e) {
-            if (!refusal.isInstance(e) || e instanceof VectorFormatException) {
+            if (refusals.stream().noneMatch(refusal -> refusal.isInstance(e)) || e instanceof VectorFormatException) {
                 throw e;
             }
             that(!expectValid, "valid: expected true got false (" + e.getClass().getSimpleName() + ": "

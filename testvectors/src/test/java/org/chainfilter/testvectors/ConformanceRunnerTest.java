@@ -158,5 +158,55 @@ class ConformanceRunnerTest {
                 () -> Expect.validity(false, accepts, IllegalArgumentException.class, describe)).getMessage());
         assertEquals("bug", assertThrows(IllegalStateException.class,
                 () -> Expect.validity(false, crashes, IllegalArgumentException.class, describe)).getMessage());
+        // Several refusal types (the bitcoinj peer's): each is a refusal, anything else still a crash.
+        List<Class<? extends RuntimeException>> refusals =
+                List.of(IndexOutOfBoundsException.class, IllegalArgumentException.class);
+        assertNull(Expect.validity(false, refuses, refusals, describe));
+        assertEquals("bug", assertThrows(IllegalStateException.class,
+                () -> Expect.validity(false, crashes, refusals, describe)).getMessage());
+    }
+
+    /** The bitcoinj peer takes only bitcoinj's own refusals for one: a crash in bitcoinj fails the vector. */
+    @Test
+    void theBitcoinjPeerTakesOnlyItsRefusalsForRefusals() {
+        List<Class<? extends RuntimeException>> refusals = org.chainfilter.testvectors.peer.BitcoinjSuitesAccess
+                .refusals();
+        assertTrue(refusals.contains(org.bitcoinj.core.VerificationException.class));
+        assertTrue(refusals.stream().noneMatch(type -> type.isAssignableFrom(NullPointerException.class)
+                || type.isAssignableFrom(IllegalStateException.class)), refusals.toString());
+    }
+
+    /**
+     * bip158-basic's {@code height}: a BIP34 block (version 2 or more) states it in its coinbase, so a wrong one fails;
+     * a version 1 block does not, so there the height is a label; a height that is not a non-negative integer is
+     * malformed. (Until a review found it, the height was never read.)
+     */
+    @Test
+    void aBip158VectorsHeightIsCheckedWhereTheBlockStatesIt() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode bundled;
+        try (java.io.InputStream in = ConformanceRunnerTest.class.getResourceAsStream(
+                "/org/chainfilter/testvectors/vectors/bip158-basic.core.json")) {
+            bundled = json.readTree(in);
+        }
+        List<String> outcomes = new ArrayList<>();
+        for (Object[] change : new Object[][] {{4, 49292}, {8, 1263441}, {1, 3}, {4, -1}}) {
+            com.fasterxml.jackson.databind.node.ObjectNode vector =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) bundled.get("vectors").get((Integer) change[0])
+                            .deepCopy();
+            vector.put("height", (Integer) change[1]);
+            VectorFile file = VectorFile.parse("b.json", "{\"suite\": \"bip158-basic\", \"source\": \"s\","
+                    + " \"vectors\": [" + vector + "]}");
+            ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+            outcomes.add(report.summaryLine() + (report.failures().isEmpty() ? ""
+                    : ": " + report.failures().get(0).detail()));
+        }
+        assertEquals(List.of(
+                "0 passed, 1 failed: height (BIP34, the coinbase's first push): expected 49292 got 49291",
+                "0 passed, 1 failed: height (BIP34, the coinbase's first push): expected 1263441 got 1263442",
+                "1 passed, 0 failed",
+                "0 passed, 1 failed: malformed vector: vector 1 ('testnet3 block 49291 (Tx pays to empty output"
+                        + " script)'): field 'height' must be a non-negative integer up to 2147483647; it is number -1"),
+                outcomes);
     }
 }

@@ -3,6 +3,8 @@ package org.chainfilter.testvectors.suites;
 import org.chainfilter.bip158.BasicFilter;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.Opcodes;
+import org.chainfilter.btcwire.ScriptIterator;
 import org.chainfilter.common.Hex;
 import org.chainfilter.testvectors.Expect;
 import org.chainfilter.testvectors.Mismatch;
@@ -12,7 +14,9 @@ import org.chainfilter.testvectors.Vector;
 
 /**
  * {@code bip158-basic}: {@link BasicFilter#build} of the block and its spent scripts is {@code filter}, and its header
- * chained on {@code prevHeader} is {@code header} (both hashes in display order).
+ * chained on {@code prevHeader} is {@code header} (both hashes in display order). {@code height}, when given, must be a
+ * non-negative integer, and a block of version 2 or more (BIP34) must carry it as the first push of its coinbase; a
+ * version 1 block does not state its height, so there it is only a label.
  */
 public final class Bip158BasicSuite implements SuiteExecutor {
     @Override
@@ -26,9 +30,44 @@ public final class Bip158BasicSuite implements SuiteExecutor {
         if (vector.has("blockHash")) {
             Expect.equal("blockHash", Hex.encode(vector.hex("blockHash", 32)), block.hash().toDisplayHex());
         }
+        if (vector.has("height")) {
+            int height = vector.count("height");
+            if (block.header().version() >= 2) {
+                Expect.equal("height (BIP34, the coinbase's first push)", (long) height, coinbaseHeight(block));
+            }
+        }
         BasicFilter filter = BasicFilter.build(block, vector.hexList("prevoutScripts"));
         Expect.bytes("filter", vector.hex("filter"), filter.encoded());
         Hash256 previous = Hash256.fromDisplayHex(Hex.encode(vector.hex("prevHeader", 32)));
         Expect.equal("header", Hex.encode(vector.hex("header", 32)), filter.header(previous).toDisplayHex());
+    }
+
+    /**
+     * The number the coinbase's scriptSig starts with, as BIP34 writes the height ({@code CScript() << nHeight}):
+     * {@code OP_0}, {@code OP_1}..{@code OP_16}, or a push of up to 8 bytes, little-endian with a sign bit; -1 when it
+     * starts otherwise.
+     */
+    private static long coinbaseHeight(Block block) {
+        ScriptIterator script = new ScriptIterator();
+        block.transactions().get(0).inputs().get(0).iterateScriptSig(script);
+        if (!script.next()) {
+            return -1;
+        }
+        int opcode = script.opcode();
+        if (opcode >= Opcodes.OP_1 && opcode <= Opcodes.OP_16) {
+            return opcode - Opcodes.OP_1 + 1;
+        }
+        int length = script.dataLength();
+        if (!script.isPush() || length > 8) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < length; i++) {
+            value |= (long) (script.script()[script.dataOffset() + i] & 0xff) << (8 * i);
+        }
+        if (length > 0 && (value & (0x80L << (8 * (length - 1)))) != 0) {
+            value = -(value & ~(0x80L << (8 * (length - 1))));
+        }
+        return value;
     }
 }
