@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The suite names of {@code conformance/SCHEMA.md} and the vector files this module ships.
@@ -35,6 +36,43 @@ public final class Suites {
     public static final List<String> ALL = List.of(MURMUR3_X86_32, SIPHASH_2_4, BIP37_FILTER, BIP37_TX_MATCH,
             BIP37_MERKLEBLOCK, BIP37_MERKLEBLOCK_VERIFY, BIP37_FILTERLOAD_PARSE, BIP158_BASIC, GCS, ETH_BLOOM,
             ETH_BLOOM_CONTAINS, ETH_LOG_FILTER);
+
+    /**
+     * The fields SCHEMA.md gives each suite's vectors, for {@link VectorFile#warnings()}: with {@code name} and
+     * {@code note}, every field a vector may carry to some purpose. Objects nested in a vector are named by their
+     * path: {@code filter} (the filter's parameters), {@code matched[]} (one match), {@code logs[]} (one log).
+     */
+    private static final Map<String, List<String>> SCHEMA_FIELDS = Map.ofEntries(
+            Map.entry(MURMUR3_X86_32, List.of("seed", "data", "hash")),
+            Map.entry(SIPHASH_2_4, List.of("key", "data", "hash")),
+            Map.entry(BIP37_FILTER, List.of("elements", "fpRate", "tweak", "flags", "insert", "contains", "absent",
+                    "filterload")),
+            Map.entry(BIP37_TX_MATCH, List.of("filter", "filterload", "tx", "match", "filterloadAfter",
+                    "containsAfter", "absentAfter")),
+            Map.entry(BIP37_MERKLEBLOCK, List.of("filter", "filterload", "block", "merkleblock", "matched",
+                    "filterloadAfter", "containsAfter", "absentAfter")),
+            Map.entry(BIP37_MERKLEBLOCK_VERIFY, List.of("merkleblock", "valid", "root", "matched")),
+            Map.entry(BIP37_FILTERLOAD_PARSE, List.of("filterload", "valid")),
+            Map.entry(BIP158_BASIC, List.of("height", "blockHash", "block", "prevoutScripts", "prevHeader", "filter",
+                    "header")),
+            Map.entry(GCS, List.of("key", "p", "m", "elements", "filter", "present", "absent")),
+            Map.entry(ETH_BLOOM, List.of("logs", "bloom")),
+            Map.entry(ETH_BLOOM_CONTAINS, List.of("bloom", "present", "absent")),
+            Map.entry(ETH_LOG_FILTER, List.of("bloom", "addresses", "topics", "couldMatch")),
+            Map.entry(BIP37_TX_MATCH + " filter", List.of("elements", "fpRate", "tweak", "flags", "insert")),
+            Map.entry(BIP37_MERKLEBLOCK + " filter", List.of("elements", "fpRate", "tweak", "flags", "insert")),
+            Map.entry(BIP37_MERKLEBLOCK + " matched[]", List.of("index", "txid")),
+            Map.entry(BIP37_MERKLEBLOCK_VERIFY + " matched[]", List.of("index", "txid")),
+            Map.entry(ETH_BLOOM + " logs[]", List.of("address", "topics")));
+
+    /**
+     * The schema's fields of a suite's vectors (without {@code name} and {@code note}), or of an object nested in them
+     * when {@code path} is {@code "filter"}, {@code "matched[]"} or {@code "logs[]"} (an empty path for the vector
+     * itself); empty when the schema gives none (an unknown suite or path).
+     */
+    public static List<String> schemaFields(String suite, String path) {
+        return SCHEMA_FIELDS.getOrDefault(path.isEmpty() ? suite : suite + " " + path, List.of());
+    }
 
     /** Class-path directory of the bundled files. */
     public static final String RESOURCE_DIRECTORY = "/org/chainfilter/testvectors/vectors/";

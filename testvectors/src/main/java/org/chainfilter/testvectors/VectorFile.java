@@ -42,12 +42,61 @@ public final class VectorFile {
     private final String suite;
     private final String source;
     private final List<Vector> vectors;
+    private final List<String> warnings;
 
     private VectorFile(String origin, String suite, String source, List<Vector> vectors) {
         this.origin = origin;
         this.suite = suite;
         this.source = source;
         this.vectors = vectors;
+        this.warnings = unknownFields(origin, suite, vectors);
+    }
+
+    /**
+     * One line for each field of a vector (or of a filter, match or log inside it) that the schema does not give its
+     * suite: the schema lets a runner ignore such fields (they may carry notes), so a misspelt optional field
+     * ({@code "hsah"}, {@code "containsafter"}) would turn its check off in silence. Nothing for a suite the schema
+     * does not know.
+     */
+    private static List<String> unknownFields(String origin, String suite, List<Vector> vectors) {
+        if (Suites.schemaFields(suite, "").isEmpty()) {
+            return List.of();
+        }
+        List<String> warnings = new ArrayList<>();
+        for (Vector vector : vectors) {
+            String where = origin + " " + vector + ": ";
+            unknownFields(where, suite, "", vector.node(), warnings);
+            JsonNode filter = vector.node().get("filter");
+            if (filter != null && filter.isObject()) {
+                unknownFields(where, suite, "filter", filter, warnings);
+            }
+            for (String list : List.of("matched", "logs")) {
+                JsonNode items = vector.node().get(list);
+                if (items != null && items.isArray()) {
+                    for (int i = 0; i < items.size(); i++) {
+                        if (items.get(i).isObject()) {
+                            unknownFields(where + list + "[" + i + "]: ", suite, list + "[]", items.get(i), warnings);
+                        }
+                    }
+                }
+            }
+        }
+        return Collections.unmodifiableList(warnings);
+    }
+
+    private static void unknownFields(String where, String suite, String path, JsonNode object, List<String> out) {
+        List<String> known = Suites.schemaFields(suite, path);
+        if (known.isEmpty()) {
+            return;
+        }
+        object.fieldNames().forEachRemaining(field -> {
+            boolean note = path.isEmpty() && (field.equals("name") || field.equals("note"));
+            if (!note && !known.contains(field)) {
+                out.add(where + "field '" + field + "' is not a field of " + suite
+                        + (path.isEmpty() ? "" : " " + path) + " in the schema, so nothing checks it (the schema's: "
+                        + String.join(", ", known) + ")");
+            }
+        });
     }
 
     /** Reads and checks a file from disk. */
@@ -175,6 +224,14 @@ public final class VectorFile {
 
     public List<Vector> vectors() {
         return vectors;
+    }
+
+    /**
+     * Fields the schema does not give this file's suite (a misspelling turns a check off; a note is harmless), one
+     * line each naming the vector and the field; empty for the bundled files and for a suite the schema does not know.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     @Override

@@ -154,4 +154,37 @@ class VectorFileTest {
         assertEquals("no bundled vector file named 'nope.json'",
                 assertThrows(IllegalArgumentException.class, () -> Suites.bundled("nope.json")).getMessage());
     }
+
+    /**
+     * A field the schema does not give the suite is kept (it may be a note) but warned about: a misspelt optional
+     * field would otherwise turn its check off without a word. Nested filters, matches and logs are looked at too.
+     */
+    @Test
+    void fieldsTheSchemaDoesNotGiveTheSuiteAreWarnedAbout() {
+        VectorFile murmur = VectorFile.parse("f.json", file("{\"name\": \"a\", \"seed\": 1, \"data\": \"\","
+                + " \"hsah\": \"00000000\", \"note\": \"n\"}"));
+        assertEquals(List.of("f.json vector 1 ('a'): field 'hsah' is not a field of murmur3-x86-32 in the schema, so"
+                + " nothing checks it (the schema's: seed, data, hash)"), murmur.warnings());
+        VectorFile merkle = VectorFile.parse("m.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"b\", \"filter\": {\"elements\": 1, \"tweek\": 5},"
+                + " \"matched\": [{\"index\": 0, \"txid\": \"00\"}, {\"idx\": 1}], \"containsafter\": []}]}");
+        assertEquals(List.of(
+                "m.json vector 1 ('b'): field 'containsafter' is not a field of bip37-merkleblock in the schema, so"
+                        + " nothing checks it (the schema's: filter, filterload, block, merkleblock, matched,"
+                        + " filterloadAfter, containsAfter, absentAfter)",
+                "m.json vector 1 ('b'): field 'tweek' is not a field of bip37-merkleblock filter in the schema, so"
+                        + " nothing checks it (the schema's: elements, fpRate, tweak, flags, insert)",
+                "m.json vector 1 ('b'): matched[1]: field 'idx' is not a field of bip37-merkleblock matched[] in the"
+                        + " schema, so nothing checks it (the schema's: index, txid)"), merkle.warnings());
+        // A suite the schema does not know: its fields are not ours to judge.
+        assertEquals(List.of(), VectorFile.parse("u.json", "{\"suite\": \"no-such-suite\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"c\", \"anything\": 1}]}").warnings());
+    }
+
+    @Test
+    void noBundledVectorHasAFieldTheSchemaDoesNotGive() {
+        for (VectorFile bundled : Suites.bundled()) {
+            assertEquals(List.of(), bundled.warnings(), bundled.origin());
+        }
+    }
 }
