@@ -43,6 +43,15 @@ public final class CommonsBloom {
      */
     public static void requireWorking(String filter, Predicate<byte[]> mightContain, KeyWriter keys, long members,
             long absentFrom, int absentCount, double rate) {
+        requireWorking(filter, mightContain, keys, members, absentFrom, absentCount, rate / 2, rate * 2);
+    }
+
+    /**
+     * {@link #requireWorking(String, Predicate, KeyWriter, long, long, int, double)} with the measured rate required
+     * within {@code [minRate, maxRate]}: a scalable or cuckoo filter may stay well under the rate it was asked for.
+     */
+    public static void requireWorking(String filter, Predicate<byte[]> mightContain, KeyWriter keys, long members,
+            long absentFrom, int absentCount, double minRate, double maxRate) {
         byte[] key = new byte[32];
         for (long i = 0; i < members; i++) {
             if (!mightContain.test(keys.write(i, key))) {
@@ -55,9 +64,9 @@ public final class CommonsBloom {
             positives += mightContain.test(keys.write(i, key)) ? 1 : 0;
         }
         double measured = (double) positives / absentCount;
-        if (measured < rate / 2 || measured > rate * 2) {
+        if (measured < minRate || measured > maxRate) {
             throw new IllegalStateException(filter + " answers true for " + positives + " of " + absentCount
-                    + " keys never put (" + measured + "); a filter for rate " + rate + " should be within a factor 2");
+                    + " keys never put (" + measured + "); it should be within " + minRate + " .. " + maxRate);
         }
     }
 }

@@ -72,13 +72,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *       million at 10^7), whose {@code put} asks every stage first. In the put benchmark both grow up to 10^7
  *       items, then are emptied.</li>
  * </ul>
- * The setup checks every Commons filter with {@link CommonsBloom#requireWorking} (every key put is found, the rate
- * on keys never put is near 1%), so a misuse of its API cannot pass for speed.
+ * The setup checks every filter with {@link CommonsBloom#requireWorking}: every key put is found, and the rate on
+ * keys never put is near 1% (for ours at most 2%: a scalable or cuckoo filter may stay well under it), and our batch
+ * readers answer as {@code mightContain} does, so neither a misuse of an API nor a broken filter can pass for speed.
  *
  * <p>Run (one command; about 25 minutes on 2 free cores for every kind, each fork about 45 s; choose kinds with
  * {@code -p kind=...}):
  * <pre>
- *   mvn -B -q -pl bench -am package -DskipTests
+ *   mvn -B -q -pl bench -am package -Dmaven.test.skip=true
  *   java -jar bench/target/benchmarks.jar 'family.FamilyBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 1s -prof gc
  * </pre>
  */
@@ -132,6 +133,7 @@ public class FamilyBenchmark {
                 List<com.google.common.hash.BloomFilter<byte[]>> target = new ArrayList<>(List.of(newGuava()));
                 useLibrary(guava::mightContain, cycling(key -> target.get(0).put(key),
                         () -> target.set(0, spares.isEmpty() ? newGuava() : spares.poll())));
+                requireWorking(ELEMENTS);
                 return;
             }
             if (kind.startsWith("commons-")) {
@@ -143,6 +145,11 @@ public class FamilyBenchmark {
             mightContain = filter::mightContain;
             MembershipFilter.BatchReader<byte[]> reader = filter.batchReader();
             batch = (keys, from, results) -> reader.mightContain(keys, from, BATCH, results, 0);
+            // Every key put is found, and keys never put at most twice the rate asked for (a scalable or cuckoo
+            // filter may stay well under it); the batch reader answers as mightContain does.
+            CommonsBloom.requireWorking(kind, mightContain, (i, key) -> ProbeKeys.fill(key, i), ELEMENTS,
+                    ABSENT_CHECK_FROM, 100_000, 0, 2 * RATE);
+            requireBatchAgrees();
             if (filter instanceof RemovableFilter) {
                 RemovableFilter<byte[]> removable = (RemovableFilter<byte[]>) filter;
                 put = key -> removable.put(key) & removable.remove(key);
@@ -294,8 +301,27 @@ public class FamilyBenchmark {
 
         /** The Commons filter holds keys {@code 0 .. members-1} and has about the rate it was built for. */
         private void requireWorking(long members) {
-            CommonsBloom.requireWorking("Commons " + kind, mightContain, (i, key) -> ProbeKeys.fill(key, i), members,
+            CommonsBloom.requireWorking(kind, mightContain, (i, key) -> ProbeKeys.fill(key, i), members,
                     ABSENT_CHECK_FROM, members < ELEMENTS ? 2_000 : 100_000, RATE);
+        }
+
+        /** The batch reader's answers for members and keys never put are mightContain's, key for key. */
+        private void requireBatchAgrees() {
+            byte[][] keys = new byte[2 * BATCH][];
+            for (int i = 0; i < BATCH; i++) {
+                keys[2 * i] = ProbeKeys.fill(new byte[32], i * 1_000L);
+                keys[2 * i + 1] = ProbeKeys.fill(new byte[32], ABSENT_CHECK_FROM + i);
+            }
+            boolean[] results = new boolean[BATCH];
+            for (int from = 0; from < keys.length; from += BATCH) {
+                batch.test(keys, from, results);
+                for (int i = 0; i < BATCH; i++) {
+                    if (results[i] != mightContain.test(keys[from + i])) {
+                        throw new IllegalStateException(kind + ": the batch reader and mightContain disagree on key "
+                                + (from + i));
+                    }
+                }
+            }
         }
 
         private static void fill(Predicate<byte[]> put) {

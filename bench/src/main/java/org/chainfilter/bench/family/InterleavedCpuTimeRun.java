@@ -26,7 +26,7 @@ import org.chainfilter.common.filter.MembershipFilter;
  * megamorphic call per lookup for each, the floor included.
  *
  * <pre>
- *   mvn -B -q -pl bench -am package -DskipTests
+ *   mvn -B -q -pl bench -am package -Dmaven.test.skip=true
  *   java -Xmx4g -cp bench/target/benchmarks.jar org.chainfilter.bench.family.InterleavedCpuTimeRun KIND [rounds]
  * </pre>
  * with KIND one of blocked, classic, concurrent, cuckoo, counting, scalable.

@@ -11,7 +11,7 @@ import org.chainfilter.common.filter.BloomFilter;
  * difference; exits 1 if a member is missing or a difference exceeds 10%.
  *
  * <pre>
- *   mvn -B -q -pl bench -am package -DskipTests
+ *   mvn -B -q -pl bench -am package -Dmaven.test.skip=true
  *   java -Xmx4g -cp bench/target/benchmarks.jar org.chainfilter.bench.family.ScaleRun [n] [probes]
  * </pre>
  * About 120 MB per filter at 10^8; a few minutes on 2 cores (member checks included).
@@ -85,17 +85,17 @@ public final class ScaleRun {
         start = System.nanoTime();
         BlockedBloomFilter<Long> blocked = BlockedBloomFilter.create(KeyEncoder.longs(), n, RATE);
         for (long i = 0; i < n; i++) {
-            blocked.put(i);
+            blocked.putLong(i);
         }
         missing = 0;
         for (long i = 0; i < n; i++) {
-            if (!blocked.mightContain(i)) {
+            if (!blocked.mightContainLong(i)) {
                 missing++;
             }
         }
         positives = 0;
         for (long i = 0; i < probes; i++) {
-            if (blocked.mightContain(PROBE_BASE + i)) {
+            if (blocked.mightContainLong(PROBE_BASE + i)) {
                 positives++;
             }
         }
