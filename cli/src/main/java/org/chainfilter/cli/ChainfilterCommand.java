@@ -60,8 +60,24 @@ public final class ChainfilterCommand implements Runnable {
                 text -> (int) integerWithin(text, Integer.MIN_VALUE, Integer.MAX_VALUE);
         commandLine.registerConverter(Long.class, longs).registerConverter(Long.TYPE, longs)
                 .registerConverter(Integer.class, ints).registerConverter(Integer.TYPE, ints);
-        int status = commandLine.execute(args);
-        out.flush();
+        // "@FILE" is an argument, not a file of arguments: picocli's expansion read any file named so, unbounded (an
+        // @/dev/zero never ended), and failed with a stack trace on a directory.
+        commandLine.setExpandAtFiles(false);
+        int status;
+        try {
+            status = commandLine.execute(args);
+        } catch (OutOfMemoryError e) {
+            // The last resort: every input is bounded, but the bounds are fixed and a heap may be smaller still.
+            err.println("chainfilter: out of memory (the JVM's maximum heap is "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; give it more with JAVA_OPTS=-Xmx...)");
+            status = ErrorHandler.FAILURE;
+        }
+        if (out.checkError() && status == 0) {
+            // A full disk or a closed pipe: a script must not take a cut-off answer for a whole one. (A command that
+            // failed has said why already; eth scan names the log that was lost.)
+            err.println("chainfilter: standard output: write error (the output is incomplete)");
+            status = ErrorHandler.FAILURE;
+        }
         err.flush();
         return status;
     }

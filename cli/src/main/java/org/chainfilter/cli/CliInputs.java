@@ -9,7 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Locale;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.common.Hex;
@@ -62,24 +62,93 @@ final class CliInputs {
     }
 
     /**
-     * The text of {@code file} ({@value #STDIN}: standard input), read only up to {@code maxBytes}: a longer file (or
-     * an endless one such as a device) is refused with its name and the limit instead of being read whole into
-     * memory.
+     * Opens {@code file} ({@value #STDIN}: standard input, left open), naming the option when there is no such file (the
+     * bare "no such file: F" did not say which of a command's file options named it).
      */
-    static String readText(Path file, String option, int maxBytes) throws IOException {
-        byte[] bytes;
-        boolean stdin = file.toString().equals(STDIN);
-        try (InputStream in = stdin ? new NonClosing(System.in) : Files.newInputStream(regularFile(file, option))) {
-            bytes = in.readNBytes(maxBytes + 1);
+    private static InputStream open(Path file, String option) throws IOException {
+        if (file.toString().equals(STDIN)) {
+            return new NonClosing(System.in);
+        }
+        try {
+            return Files.newInputStream(regularFile(file, option));
         } catch (NoSuchFileException e) {
-            // The bare "no such file: F" did not say which of a command's file options named it.
             throw new IllegalArgumentException(option + " " + file + ": no such file", e);
         }
-        if (bytes.length > maxBytes) {
-            throw new IllegalArgumentException(
-                    option + " " + file + " holds more than " + maxBytes + " bytes, the most this option reads");
+    }
+
+    /**
+     * The bytes of a text file, read a buffer at a time and never past {@code maxBytes}: a longer file (or an endless
+     * one such as a device) is refused with its name and the limit as soon as the byte past the limit arrives.
+     */
+    private static final class BoundedBytes {
+        private final InputStream in;
+        private final String refusal;
+        private final long maxBytes;
+        private final byte[] buffer = new byte[8192];
+        private int position;
+        private int end;
+        private long read;
+
+        BoundedBytes(InputStream in, Path file, String option, long maxBytes) {
+            this.in = in;
+            this.maxBytes = maxBytes;
+            this.refusal = option + " " + file + " holds more than " + maxBytes + " bytes, the most this option reads";
         }
-        return new String(bytes, StandardCharsets.UTF_8);
+
+        /** The next byte, 0..255, or -1 at the end. */
+        int next() throws IOException {
+            if (position == end) {
+                end = in.read(buffer, 0, (int) Math.min(buffer.length, maxBytes - read + 1));
+                position = 0;
+                if (end <= 0) {
+                    end = 0;
+                    return -1;
+                }
+                read += end;
+                if (read > maxBytes) {
+                    throw new IllegalArgumentException(refusal);
+                }
+            }
+            return buffer[position++] & 0xff;
+        }
+    }
+
+    /** A growable run of ASCII bytes, read back as a string (one byte a character, half a {@link StringBuilder}). */
+    private static final class AsciiBuffer {
+        private byte[] bytes = new byte[256];
+        private int length;
+
+        void add(int b) {
+            if (length == bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2);
+            }
+            bytes[length++] = (byte) b;
+        }
+
+        int length() {
+            return length;
+        }
+
+        void clear() {
+            length = 0;
+        }
+
+        String text() {
+            return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * How a refusal shows a byte that is not a hex digit: a printable ASCII character as itself ({@code 'z'}), a
+     * control character by its code point ({@code U+0000}: raw, it would reach the terminal), and the first byte of a
+     * non-ASCII character as a byte.
+     */
+    private static String describeByte(int b) {
+        if (b > 0x20 && b < 0x7f) {
+            return "'" + (char) b + "'";
+        }
+        return b < 0x80 ? String.format(Locale.ROOT, "U+%04X", b)
+                : String.format(Locale.ROOT, "byte 0x%02x (not ASCII)", b);
     }
 
     /**
@@ -95,47 +164,60 @@ final class CliInputs {
         return text != null ? text.strip() : hexValueFile(file, fileOption);
     }
 
-    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
-
-    /** White space as {@link #WHITE_SPACE} ({@code \s}) has it: space, tab, line feed, vertical tab, form feed, CR. */
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
-    }
-
     /**
      * The hex value in {@code file} (up to {@link #MAX_VALUE_FILE_BYTES}), its white space removed: one line, or
-     * wrapped over many as {@code xxd -p} and many tools write hex.
+     * wrapped over many as {@code xxd -p} and many tools write hex. Read as it is checked: a byte that is neither a hex
+     * digit nor white space is refused where it stands (line and column, as an editor shows them) without reading
+     * further, so a wrong file ({@code /dev/zero}, a binary) costs nothing, and only the digits are kept.
      */
     static String hexValueFile(Path file, String option) throws IOException {
-        String text = readText(file, option, MAX_VALUE_FILE_BYTES);
-        // A character that is neither hex nor white space is named where it stands in the file (its position among
-        // the digits alone would not be found in an editor); an 0x may open the value, after white space.
-        int line = 1;
-        int lineStart = 0;
-        int first = 0;
-        while (first < text.length() && isSpace(text.charAt(first))) {
-            first++;
-        }
-        int prefixEnd = text.startsWith("0x", first) || text.startsWith("0X", first) ? first + 2 : first;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
-                line++;
-                lineStart = i + 1;
-            } else if (i >= first && i < prefixEnd || isSpace(c)) {
-                continue;
-            } else if (Character.digit(c, 16) < 0 || c > 0x7f) {
-                throw new IllegalArgumentException(option + " " + file + ": not a hex digit: '" + c + "' at line "
-                        + line + ", column " + (i - lineStart + 1));
+        AsciiBuffer digits = new AsciiBuffer();
+        long total = 0;
+        try (InputStream in = open(file, option)) {
+            BoundedBytes bytes = new BoundedBytes(in, file, option, MAX_VALUE_FILE_BYTES);
+            int line = 1;
+            long column = 0;
+            boolean afterCr = false;
+            boolean started = false; // a character other than white space has been read
+            boolean prefixOpen = false; // the value's first character was a 0, directly before this one
+            for (int b = bytes.next(); b >= 0; b = bytes.next()) {
+                total++;
+                if (b == '\r' || b == '\n') {
+                    if (b == '\r' || !afterCr) {
+                        line++;
+                    }
+                    afterCr = b == '\r';
+                    column = 0;
+                    prefixOpen = false;
+                    continue;
+                }
+                afterCr = false;
+                column++;
+                if (b == ' ' || b == '\t' || b == 0x0b || b == '\f') {
+                    prefixOpen = false;
+                    continue;
+                }
+                if ((b == 'x' || b == 'X') && prefixOpen) {
+                    // An 0x opening the value, after white space: not a digit.
+                    digits.clear();
+                    prefixOpen = false;
+                    continue;
+                }
+                if (Character.digit(b, 16) < 0) {
+                    throw new IllegalArgumentException(option + " " + file + ": not a hex digit: " + describeByte(b)
+                            + " at line " + line + ", column " + column);
+                }
+                prefixOpen = b == '0' && !started;
+                started = true;
+                digits.add(b);
             }
         }
-        String digits = WHITE_SPACE.matcher(text).replaceAll("");
-        if (digits.isEmpty() || digits.equalsIgnoreCase("0x")) {
+        if (digits.length() == 0) {
             // Else the parser of the value would report missing bytes without naming the file.
             throw new IllegalArgumentException(option + " " + file + " holds no hex value"
-                    + (text.isEmpty() ? " (it is empty)" : ""));
+                    + (total == 0 ? " (it is empty)" : ""));
         }
-        return digits;
+        return digits.text();
     }
 
     /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */
@@ -197,22 +279,40 @@ final class CliInputs {
 
     /**
      * Each line of {@code file} decoded from hex, stripped first, in order (an empty line is an empty byte string).
-     * The file is read only up to {@link #MAX_LIST_FILE_BYTES}.
+     * The file is read only up to {@link #MAX_LIST_FILE_BYTES}, a line at a time, each decoded as it ends; a control
+     * character or a non-ASCII byte, which no hex line holds, is refused where it stands without reading further.
      */
     static List<byte[]> decodeHexLines(Path file, String option) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (String line : readText(file, option, MAX_LIST_FILE_BYTES).split("\n", -1)) {
-            lines.add(line.strip());
-        }
-        // Files.readAllLines gave no line for the end of a file that ends in a line break; neither does this.
-        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-            lines.remove(lines.size() - 1);
-        }
-        List<byte[]> decoded = new ArrayList<>(lines.size());
-        for (int i = 0; i < lines.size(); i++) {
-            decoded.add(hex("line " + (i + 1) + " of " + option + " " + file, lines.get(i)));
+        List<byte[]> decoded = new ArrayList<>();
+        AsciiBuffer line = new AsciiBuffer();
+        try (InputStream in = open(file, option)) {
+            BoundedBytes bytes = new BoundedBytes(in, file, option, MAX_LIST_FILE_BYTES);
+            boolean open = false; // a line has begun and not yet ended
+            for (int b = bytes.next(); b >= 0; b = bytes.next()) {
+                if (b == '\n') {
+                    decoded.add(hexLine(file, option, decoded.size() + 1, line));
+                    line.clear();
+                    open = false;
+                    continue;
+                }
+                open = true;
+                boolean space = b == ' ' || b == '\t' || b == '\r' || b == 0x0b || b == '\f';
+                if (!space && (b < 0x20 || b >= 0x7f)) {
+                    throw new IllegalArgumentException("line " + (decoded.size() + 1) + " of " + option + " " + file
+                            + ": not a hex digit: " + describeByte(b) + " at column " + (line.length() + 1));
+                }
+                line.add(b);
+            }
+            // A file that ends in a line break has no line after it (as Files.readAllLines).
+            if (open) {
+                decoded.add(hexLine(file, option, decoded.size() + 1, line));
+            }
         }
         return decoded;
+    }
+
+    private static byte[] hexLine(Path file, String option, int number, AsciiBuffer line) {
+        return hex("line " + number + " of " + option + " " + file, line.text().strip());
     }
 
     /**
@@ -281,6 +381,9 @@ final class CliInputs {
         }
     }
 
+    /** The most transactions a block holds: Core's MAX_BLOCK_WEIGHT over the weight of the lightest transaction. */
+    static final int MAX_BLOCK_TRANSACTIONS = 4_000_000 / 240;
+
     /** {@code --block HEX} or {@code --block-file FILE}: exactly one of them. Use with {@code @Mixin}. */
     static final class BlockSource {
         @Option(names = "--block", paramLabel = "HEX", description = "The serialized block (with witness) as hex.")
@@ -295,10 +398,30 @@ final class CliInputs {
             return file != null && file.toString().equals(STDIN);
         }
 
-        /** The block given by either option; a refusal of its hex names the option (and the file). */
+        /**
+         * The block given by either option; a refusal of its hex names the option (and the file). A block no node would
+         * accept is refused too, as a merkleblock or filter built on it would be refused by every client: more
+         * transactions than a block can hold ({@value #MAX_BLOCK_TRANSACTIONS}), a header whose merkle root its
+         * transactions do not hash to, or a transaction list mutated as CVE-2012-2459 describes.
+         */
         Block read() throws IOException {
             String source = hex != null ? "--block" : "--block-file " + file;
-            return Block.parse(CliInputs.hex(source, oneOf(hex, file, "--block", "--block-file")));
+            Block block = Block.parse(CliInputs.hex(source, oneOf(hex, file, "--block", "--block-file")));
+            int count = block.transactions().size();
+            if (count > MAX_BLOCK_TRANSACTIONS) {
+                throw new IllegalArgumentException(source + ": the block holds " + count + " transactions; a block"
+                        + " holds at most " + MAX_BLOCK_TRANSACTIONS + " (4,000,000 weight units / 240, the lightest"
+                        + " transaction)");
+            }
+            if (!block.merkleRootMatches()) {
+                Hash256 computed = block.computeMerkleRoot();
+                throw new IllegalArgumentException(source + (computed.equals(block.header().merkleRoot())
+                        ? ": the block's transaction list is mutated (a repeated last pair, CVE-2012-2459), so no node"
+                                + " accepts it"
+                        : ": the block's transactions hash to merkle root " + computed + ", not its header's "
+                                + block.header().merkleRoot() + ", so the header does not commit to them"));
+            }
+            return block;
         }
     }
 }

@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.chainfilter.ethbloom.LogsBloom;
@@ -46,29 +48,35 @@ final class EthBloomCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        JsonNode root = readJson(file);
-        List<JsonNode> logs = new ArrayList<>();
-        collectLogs(root, logs, "input");
         LogsBloom.Builder builder = LogsBloom.builder();
-        for (int i = 0; i < logs.size(); i++) {
-            JsonNode log = logs.get(i);
-            builder.addLog(hexField(log, "address", 20, i), topics(log, i));
-        }
+        int logs = readLogs(file, builder);
         LogsBloom bloom = builder.build();
         PrintWriter out = spec.commandLine().getOut();
         out.println(bloom.toHex());
         if (stats) {
-            out.println("logs " + logs.size());
+            out.println("logs " + logs);
             out.println("bits-set " + bloom.bitsSet());
             out.println("saturation " + String.format(Locale.ROOT, "%.4f", bloom.saturation()));
         }
         return 0;
     }
 
-    static JsonNode readJson(String file) throws IOException {
-        byte[] bytes;
-        if (file == null || file.equals("-")) {
-            bytes = readBounded(System.in, "stdin");
+    /**
+     * Reads the logs of {@code file} (null or {@code -}: standard input) into {@code builder} as the JSON streams in,
+     * keeping of each log only its address and topics: the input is never held whole, nor as a tree (a 250 MB list
+     * of empty objects took more than a 6 GB heap as one). Returns the number of logs.
+     */
+    static int readLogs(String file, LogsBloom.Builder builder) throws IOException {
+        boolean stdin = file == null || file.equals("-");
+        String source = stdin ? "stdin" : file;
+        InputStream raw;
+        if (stdin) {
+            raw = new java.io.FilterInputStream(System.in) {
+                @Override
+                public void close() {
+                    // standard input stays open
+                }
+            };
         } else {
             Path path = CliInputs.regularFile(Path.of(file), "FILE");
             if (!Files.exists(path)) {
@@ -78,21 +86,25 @@ final class EthBloomCommand implements Callable<Integer> {
             if (size > MAX_INPUT_BYTES) {
                 throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);
             }
-            try (InputStream in = Files.newInputStream(path)) {
-                // the size a device or a growing file reports need not bound what it yields
-                bytes = readBounded(in, file);
-            }
+            raw = Files.newInputStream(path);
         }
-        try {
-            return new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
-        } catch (JsonProcessingException e) {
-            if (e.getOriginalMessage().startsWith("Trailing token")) {
-                // JSON lines (eth scan's output, one log a line): the bloom of the first alone would be wrong.
-                throw new IllegalArgumentException("input holds more than one JSON value (the second starts at line "
-                        + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
-                        + "); give one list of logs, e.g. JSON lines joined with commas inside [ ]", e);
+        // The size a device or a growing file reports need not bound what it yields: counted as it is read.
+        try (InputStream in = new Bounded(raw, source); JsonParser parser = JSON.createParser(in)) {
+            LogReader reader = new LogReader(parser, builder);
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                throw new IllegalArgumentException("input holds no logs");
             }
-            String source = file == null || file.equals("-") ? "stdin" : file;
+            reader.container(first, "input");
+            if (parser.nextToken() != null) {
+                // JSON lines (eth scan's output, one log a line): the bloom of the first alone would be wrong.
+                JsonLocation at = parser.currentTokenLocation();
+                throw new IllegalArgumentException("input holds more than one JSON value (the second starts at line "
+                        + at.getLineNr() + ", column " + at.getColumnNr() + "); give one list of logs, e.g. JSON lines"
+                        + " joined with commas inside [ ]");
+            }
+            return reader.count;
+        } catch (JsonProcessingException e) {
             String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ")";
             // Jackson names where an unclosed list or object began as "[Source: REDACTED (...); line: L, column: C]".
@@ -102,73 +114,211 @@ final class EthBloomCommand implements Callable<Integer> {
         }
     }
 
-    private static byte[] readBounded(InputStream in, String what) throws IOException {
-        byte[] bytes = in.readNBytes((int) MAX_INPUT_BYTES + 1);
-        if (bytes.length > MAX_INPUT_BYTES) {
-            // A device or a pipe has no size to check first: it is read up to one byte past the limit.
-            throw new IllegalArgumentException(what + " holds more than " + LIMIT);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An input refused once more than {@link #MAX_INPUT_BYTES} have been read from it. */
+    private static final class Bounded extends java.io.FilterInputStream {
+        private final String what;
+        private long read;
+
+        Bounded(InputStream in, String what) {
+            super(in);
+            this.what = what;
         }
-        return bytes;
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            count(b < 0 ? 0 : 1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, (int) Math.min(length, MAX_INPUT_BYTES - read + 1));
+            count(Math.max(n, 0));
+            return n;
+        }
+
+        private void count(int n) {
+            read += n;
+            if (read > MAX_INPUT_BYTES) {
+                // A device or a pipe has no size to check first: it is read up to one byte past the limit.
+                throw new IllegalArgumentException(what + " holds more than " + LIMIT);
+            }
+        }
     }
 
-    /** Finds the logs: a list of logs or receipts, an object with "logs", or a JSON-RPC "result". */
-    private static void collectLogs(JsonNode node, List<JsonNode> logs, String where) {
-        if (node == null || node.isNull() || node.isMissingNode()) {
-            throw new IllegalArgumentException(where + " holds no logs");
+    /**
+     * Walks the JSON: a list of logs or receipts, an object with "logs", or a JSON-RPC "result". An object in a list
+     * that has "logs" or "result" is a container; any other is a log, whose address and topics are checked and added
+     * when it ends (the logs are counted in document order, receipts flattened, as before).
+     */
+    private static final class LogReader {
+        private final JsonParser parser;
+        private final LogsBloom.Builder builder;
+        int count;
+
+        LogReader(JsonParser parser, LogsBloom.Builder builder) {
+            this.parser = parser;
+            this.builder = builder;
         }
-        if (node.isArray()) {
-            for (JsonNode element : node) {
-                if (element.has("logs") || element.has("result")) {
-                    collectLogs(element, logs, where);
-                } else if (element.isObject()) {
-                    logs.add(element);
+
+        /** The value at {@code token} where logs are expected. */
+        void container(JsonToken token, String where) throws IOException {
+            if (token == JsonToken.START_ARRAY) {
+                for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY;
+                        element = parser.nextToken()) {
+                    if (element == JsonToken.START_OBJECT) {
+                        objectInList(where);
+                    } else {
+                        throw new IllegalArgumentException(where + " holds " + kind(element)
+                                + " where a log object was expected");
+                    }
+                }
+            } else if (token == JsonToken.START_OBJECT) {
+                containerObject(where);
+            } else if (token == JsonToken.VALUE_NULL) {
+                throw new IllegalArgumentException(where + " holds no logs");
+            } else {
+                throw new IllegalArgumentException(
+                        where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
+            }
+        }
+
+        /** An object where logs are expected: its "result" or "logs", or a JSON-RPC error. */
+        private void containerObject(String where) throws IOException {
+            boolean found = false;
+            String error = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (name.equals("result") || name.equals("logs")) {
+                    container(value, name);
+                    found = true;
+                } else if (name.equals("error")) {
+                    error = said(parser.readValueAsTree());
                 } else {
-                    throw new IllegalArgumentException(where + " holds " + element.getNodeType().toString()
-                            .toLowerCase(Locale.ROOT) + " where a log object was expected");
+                    parser.skipChildren();
                 }
             }
-        } else if (node.has("result")) {
-            collectLogs(node.get("result"), logs, "result");
-        } else if (node.has("logs")) {
-            collectLogs(node.get("logs"), logs, "logs");
-        } else if (node.has("error")) {
-            // A JSON-RPC error answer piped in (eth_getLogs refused): the node's own words say why.
-            JsonNode error = node.get("error");
-            String said = error.isObject() ? "error " + error.path("code").asText("?") + ": "
+            if (!found && error != null) {
+                // A JSON-RPC error answer piped in (eth_getLogs refused): the node's own words say why.
+                throw new IllegalArgumentException(where + " is a JSON-RPC error answer, not logs: "
+                        + (error.length() <= MAX_QUOTED_ERROR_CHARS ? error
+                                : error.substring(0, MAX_QUOTED_ERROR_CHARS) + "… (" + error.length()
+                                        + " characters in all)"));
+            }
+            if (!found) {
+                throw new IllegalArgumentException(
+                        where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
+            }
+        }
+
+        private static String said(JsonNode error) {
+            return error.isObject() ? "error " + error.path("code").asText("?") + ": "
                     + error.path("message").asText("") : error.toString();
-            throw new IllegalArgumentException(where + " is a JSON-RPC error answer, not logs: "
-                    + (said.length() <= MAX_QUOTED_ERROR_CHARS ? said : said.substring(0, MAX_QUOTED_ERROR_CHARS)
-                            + "… (" + said.length() + " characters in all)"));
-        } else {
-            throw new IllegalArgumentException(
-                    where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
+        }
+
+        /** An object in a list: a receipt or response (it has "logs" or "result") or a log. */
+        private void objectInList(String where) throws IOException {
+            boolean container = false;
+            String address = null;
+            boolean addressGiven = false;
+            List<String> topics = null;
+            int topicCount = 0;
+            int notString = -1;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (name) {
+                    case "logs":
+                    case "result":
+                        container(value, name);
+                        container = true;
+                        break;
+                    case "address":
+                        addressGiven = true;
+                        address = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                        parser.skipChildren();
+                        break;
+                    case "topics":
+                        if (value != JsonToken.START_ARRAY) {
+                            topics = null;
+                            parser.skipChildren();
+                            break;
+                        }
+                        topics = new ArrayList<>();
+                        topicCount = 0;
+                        notString = -1;
+                        for (JsonToken topic = parser.nextToken(); topic != JsonToken.END_ARRAY;
+                                topic = parser.nextToken()) {
+                            if (topic == JsonToken.VALUE_STRING && topicCount < 5) {
+                                topics.add(parser.getText());
+                            } else if (topic != JsonToken.VALUE_STRING && notString < 0) {
+                                notString = topicCount;
+                            }
+                            parser.skipChildren();
+                            topicCount++;
+                        }
+                        break;
+                    default:
+                        parser.skipChildren();
+                        break;
+                }
+            }
+            if (container) {
+                return;
+            }
+            int index = count++;
+            if (!addressGiven || address == null) {
+                throw new IllegalArgumentException("log " + index + " has no address string");
+            }
+            if (topics == null) {
+                throw new IllegalArgumentException("log " + index + " has no topics list");
+            }
+            byte[] addressBytes = CliInputs.hex("log " + index + " of the input, address", address, 20, "address");
+            List<byte[]> topicBytes = new ArrayList<>(topics.size());
+            for (int t = 0; t < Math.min(topicCount, 5); t++) {
+                if (t == notString) {
+                    throw new IllegalArgumentException("log " + index + " topic " + t + " is not a string");
+                }
+                if (t < 4) {
+                    topicBytes.add(CliInputs.hex("log " + index + " of the input, topics[" + t + "]", topics.get(t),
+                            32, "topic"));
+                }
+            }
+            if (notString >= 0) {
+                throw new IllegalArgumentException("log " + index + " topic " + notString + " is not a string");
+            }
+            if (topicCount > 4) {
+                // LOG0 to LOG4: no log has more, so such an input is not logs (the scanner refuses them too).
+                throw new IllegalArgumentException("log " + index + " has " + topicCount + " topics; a log has at"
+                        + " most 4 (LOG0 to LOG4)");
+            }
+            builder.addLog(addressBytes, topicBytes);
+        }
+
+        private static String kind(JsonToken token) {
+            switch (token) {
+                case START_ARRAY:
+                    return "array";
+                case VALUE_STRING:
+                    return "string";
+                case VALUE_NUMBER_INT:
+                case VALUE_NUMBER_FLOAT:
+                    return "number";
+                case VALUE_TRUE:
+                case VALUE_FALSE:
+                    return "boolean";
+                case VALUE_NULL:
+                    return "null";
+                default:
+                    return token.toString().toLowerCase(Locale.ROOT);
+            }
         }
     }
 
     /** The most of a piped error's words a refusal quotes (as the scanner quotes a provider's). */
     static final int MAX_QUOTED_ERROR_CHARS = 300;
-
-    private static byte[] hexField(JsonNode log, String field, int length, int index) {
-        JsonNode value = log.get(field);
-        if (value == null || !value.isTextual()) {
-            throw new IllegalArgumentException("log " + index + " has no " + field + " string");
-        }
-        return CliInputs.hex("log " + index + " of the input, " + field, value.asText(), length, field);
-    }
-
-    private static List<byte[]> topics(JsonNode log, int index) {
-        JsonNode topics = log.get("topics");
-        if (topics == null || !topics.isArray()) {
-            throw new IllegalArgumentException("log " + index + " has no topics list");
-        }
-        List<byte[]> out = new ArrayList<>();
-        for (int t = 0; t < topics.size(); t++) {
-            JsonNode topic = topics.get(t);
-            if (!topic.isTextual()) {
-                throw new IllegalArgumentException("log " + index + " topic " + t + " is not a string");
-            }
-            out.add(CliInputs.hex("log " + index + " of the input, topics[" + t + "]", topic.asText(), 32, "topic"));
-        }
-        return out;
-    }
 }

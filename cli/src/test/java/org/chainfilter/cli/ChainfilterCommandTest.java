@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -370,6 +371,67 @@ class ChainfilterCommandTest {
                 + " this option reads");
     }
 
+    /**
+     * A value or list file is checked as it is read: a byte no hex value holds ends the reading where it stands, so
+     * /dev/zero is refused at its first byte (it was read up to the limit first: 16 MiB for --block-file, 64 MiB for
+     * --spent-file, more than a 64 MiB heap held); a control character is named by its code point, never printed raw.
+     */
+    @Test
+    void aFileIsRefusedAtItsFirstByteThatNoHexValueHolds(@TempDir Path dir) throws IOException {
+        long before = THREADS.getCurrentThreadAllocatedBytes();
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", "/dev/zero"), 1, "--block-file /dev/zero: not a hex digit: U+0000 at line 1, column 1");
+        assertOneLineError(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file",
+                "/dev/zero"), 1, "line 1 of --spent-file /dev/zero: not a hex digit: U+0000 at column 1");
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+        // The two runs' own workings (picocli's model of every command) take about 10 MB; reading to the limits took
+        // more than 80 MB.
+        assertTrue(allocated < 40_000_000, "allocated " + allocated + " bytes");
+        Path escape = Files.writeString(dir.resolve("escape.hex"), "00ff\n0a\u001b[2J");
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", escape.toString()), 1, "--block-file " + escape + ": not a hex digit: U+001B at line 2,"
+                + " column 3");
+        Path accented = Files.writeString(dir.resolve("accented.hex"), "00\u00e9", StandardCharsets.UTF_8);
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", accented.toString()), 1, "--block-file " + accented + ": not a hex digit: byte 0xc3 (not"
+                + " ASCII) at line 1, column 3");
+        Path twice = Files.writeString(dir.resolve("twice.hex"), " 0x0x00");
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
+                "--block-file", twice.toString()), 1, "--block-file " + twice + ": not a hex digit: 'x' at line 1,"
+                + " column 5");
+    }
+
+    /**
+     * A block no node would accept is refused before a merkleblock or a filter is built on it: a header whose merkle
+     * root its transactions do not hash to, and more transactions than a block can hold. (Both were built, and
+     * bip37 verify then refused the merkleblock.)
+     */
+    @Test
+    void aBlockWhoseHeaderDoesNotCommitToItsTransactionsIsRefused(@TempDir Path dir) throws IOException {
+        String block = Bip158CommandTest.BLOCK;
+        // The merkle root is the header's bytes 36..67: change its first byte.
+        String forged = block.substring(0, 72) + (block.charAt(72) == '0' ? '1' : '0') + block.substring(73);
+        CliRun merkle = CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000", "--block", forged);
+        assertEquals(1, merkle.status, merkle::toString);
+        assertTrue(merkle.err.startsWith("chainfilter: --block: the block's transactions hash to merkle root ")
+                && merkle.err.contains(", so the header does not commit to them"), merkle::toString);
+        CliRun filter = CliRun.of("bip158", "build", "--block", forged);
+        assertEquals(1, filter.status, filter::toString);
+        assertEquals(merkle.err, filter.err);
+        // 16,667 transactions of 60 bytes: one more than a block of 4,000,000 weight units holds.
+        String tx = "01000000" + "01" + "00".repeat(32) + "ffffffff" + "00" + "ffffffff" + "01" + "00".repeat(8) + "00"
+                + "00000000";
+        StringBuilder many = new StringBuilder(block.substring(0, 160)).append("fd1b41");
+        many.append(tx.repeat(16_667));
+        Path file = Files.writeString(dir.resolve("many.hex"), many);
+        assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000", "--block-file",
+                file.toString()), 1, "--block-file " + file + ": the block holds 16667 transactions; a block holds at"
+                + " most 16666 (4,000,000 weight units / 240, the lightest transaction)");
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
     @Test
     void helpAndVersion() {
         CliRun help = CliRun.of("--help");
@@ -414,5 +476,33 @@ class ChainfilterCommandTest {
         assertEquals(0, run.status, run::toString);
         assertEquals(CliRun.of("--version").out, run.out, run::toString);
         assertTrue(run.out.startsWith("chainfilter 0.1.0"), run::toString);
+    }
+
+    /**
+     * "@FILE" is an argument like any other: picocli expanded it into the file's contents, unbounded ({@code @/dev/zero}
+     * never ended) and with a stack trace for a directory.
+     */
+    @Test
+    void anArgumentStartingWithAtIsNotAFileOfArguments() {
+        CliRun run = CliRun.of("hash", "murmur3", "@/dev/zero");
+        assertEquals(1, run.status, run::toString);
+        assertTrue(run.err.startsWith("chainfilter: ") && run.err.contains("'@/dev/zero'")
+                && run.err.strip().lines().count() == 1, run::toString);
+    }
+
+    /** A write to standard output that failed (a full disk) is an error: exit 1, not a cut-off answer and 0. */
+    @Test
+    void aFailedWriteToStandardOutputIsAFailure() {
+        OutputStream full = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        };
+        java.io.StringWriter err = new java.io.StringWriter();
+        int status = ChainfilterCommand.execute(new java.io.PrintWriter(new java.io.PrintStream(full), true),
+                new java.io.PrintWriter(err), "hash", "murmur3", "00");
+        assertEquals(1, status);
+        assertEquals("chainfilter: standard output: write error (the output is incomplete)", err.toString().strip());
     }
 }

@@ -128,13 +128,49 @@ class EthCommandTest {
                 + " position 3" + NL, withStdin(badAddress, () -> CliRun.of("eth", "bloom")));
     }
 
-    /** An endless input is refused at the limit, and the message says that is the most eth bloom reads. */
+    /**
+     * An endless input is refused at the limit, and the message says that is the most eth bloom reads; the JSON is
+     * read as it streams in, so an input that is not JSON (/dev/zero) is refused at its first byte.
+     */
     @Test
     void bloomNamesItsInputLimit() {
         Path zero = Path.of("/dev/zero");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero on this system");
-        assertFailure("chainfilter: /dev/zero holds more than 268435456 bytes (256 MiB), the most eth bloom reads" + NL,
+        assertFailure("chainfilter: /dev/zero is not JSON (line 1, column 2): Illegal character ((CTRL-CHAR, code 0)):"
+                + " only regular white space (\\r, \\n, \\t) is allowed between tokens" + NL,
                 CliRun.of("eth", "bloom", zero.toString()));
+        InputStream saved = System.in;
+        // Endless white space before any value: valid JSON so far, so only the limit ends it.
+        System.setIn(new InputStream() {
+            @Override
+            public int read() {
+                return ' ';
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                java.util.Arrays.fill(b, off, off + len, (byte) ' ');
+                return len;
+            }
+        });
+        try {
+            assertFailure("chainfilter: stdin holds more than 268435456 bytes (256 MiB), the most eth bloom reads" + NL,
+                    CliRun.of("eth", "bloom"));
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    /**
+     * A log has at most four topics (LOG0 to LOG4), as the scanner requires: a fifth means the input is not logs.
+     * The logs are read as they stream in, one at a time, whatever the size of the input.
+     */
+    @Test
+    void bloomRefusesALogWithMoreThanFourTopics() {
+        String five = "[{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[" + ("\"" + ZERO_TOPIC + "\",").repeat(4)
+                + "\"" + ZERO_TOPIC + "\"]}]";
+        assertFailure("chainfilter: log 0 has 5 topics; a log has at most 4 (LOG0 to LOG4)" + NL,
+                withStdin(five, () -> CliRun.of("eth", "bloom")));
     }
 
     @Test
