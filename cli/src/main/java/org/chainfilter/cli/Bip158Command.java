@@ -100,9 +100,13 @@ final class Bip158Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--filter", paramLabel = "HEX", required = true,
+        @Option(names = "--filter", paramLabel = "HEX",
                 description = "The serialized basic filter (CompactSize N, then the bit stream) as hex.")
         private String filterHex;
+
+        @Option(names = "--filter-file", paramLabel = "FILE",
+                description = "A file holding the filter as hex (line breaks allowed); '-' reads stdin.")
+        private Path filterFile;
 
         @Option(names = "--block-hash", paramLabel = "HEX", required = true,
                 description = "The block's hash in display (RPC) order: it keys the filter.")
@@ -112,9 +116,11 @@ final class Bip158Command implements Runnable {
         private List<String> scripts;
 
         @Override
-        public Integer call() {
-            BasicFilter filter = BasicFilter.parse(CliInputs.displayHash("--block-hash", blockHash),
-                    CliInputs.hex("--filter", filterHex));
+        public Integer call() throws IOException {
+            Hash256 hash = CliInputs.displayHash("--block-hash", blockHash);
+            String text = CliInputs.oneOf(filterHex, filterFile, "--filter", "--filter-file");
+            BasicFilter filter = BasicFilter.parse(hash, CliInputs.hex(filterHex != null ? "--filter"
+                    : "--filter-file " + filterFile, text));
             boolean match = filter.matchAny(CliInputs.decodeHex("SCRIPT", scripts));
             spec.commandLine().getOut().println(match ? "match" : "no match");
             return match ? 0 : NO_MATCH;

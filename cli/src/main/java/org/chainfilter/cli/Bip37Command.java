@@ -2,6 +2,7 @@ package org.chainfilter.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,15 +41,28 @@ final class Bip37Command implements Runnable {
                 "a bip37 command is required: create, match, merkleblock or verify");
     }
 
-    /** {@code --filterload HEX}, the filter of the match and merkleblock commands. Use with {@code @Mixin}. */
+    /**
+     * {@code --filterload HEX} or {@code --filterload-file FILE}, the filter of the match and merkleblock commands. Use
+     * with {@code @Mixin}.
+     */
     static final class FilterLoadOption {
-        @Option(names = "--filterload", paramLabel = "HEX", required = true,
+        @Option(names = "--filterload", paramLabel = "HEX",
                 description = "The filterload payload as hex (Core's limits apply).")
         private String hex;
 
+        @Option(names = "--filterload-file", paramLabel = "FILE",
+                description = "A file holding the filterload payload as hex (line breaks allowed); '-' reads stdin.")
+        private Path file;
+
         /** The filter, refused with Core's limits named (36,000 bytes, 50 hash functions). */
-        Bip37BloomFilter parse() {
-            return Bip37BloomFilter.parseFilterLoad(CliInputs.hex("--filterload", hex));
+        Bip37BloomFilter parse() throws IOException {
+            String text = CliInputs.oneOf(hex, file, "--filterload", "--filterload-file");
+            return Bip37BloomFilter.parseFilterLoad(CliInputs.hex(hex != null ? "--filterload"
+                    : "--filterload-file " + file, text));
+        }
+
+        Path file() {
+            return file;
         }
     }
 
@@ -158,14 +172,21 @@ final class Bip37Command implements Runnable {
         @Mixin
         private FilterLoadOption filterLoad;
 
-        @Option(names = "--tx", paramLabel = "HEX", required = true,
+        @Option(names = "--tx", paramLabel = "HEX",
                 description = "The serialized transaction (legacy or segwit) as hex.")
         private String tx;
 
+        @Option(names = "--tx-file", paramLabel = "FILE",
+                description = "A file holding the transaction as hex (line breaks allowed); '-' reads stdin.")
+        private Path txFile;
+
         @Override
-        public Integer call() {
+        public Integer call() throws IOException {
+            CliInputs.atMostOneStdin("--filterload-file", filterLoad.file(), "--tx-file", txFile);
             Bip37BloomFilter filter = filterLoad.parse();
-            Transaction transaction = Transaction.parse(CliInputs.hex("--tx", tx));
+            String text = CliInputs.oneOf(tx, txFile, "--tx", "--tx-file");
+            Transaction transaction = Transaction.parse(CliInputs.hex(tx != null ? "--tx" : "--tx-file " + txFile,
+                    text));
             boolean match = filter.isRelevantAndUpdate(transaction);
             PrintWriter out = spec.commandLine().getOut();
             out.println(match ? "match" : "no match");
@@ -191,6 +212,7 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            CliInputs.atMostOneStdin("--filterload-file", filterLoad.file(), "--block-file", blockSource.file());
             Bip37BloomFilter filter = filterLoad.parse();
             Block block = blockSource.read();
             MerkleBlock merkleBlock = MerkleBlock.fromBlockAndFilter(block, filter);
@@ -213,13 +235,18 @@ final class Bip37Command implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--merkleblock", paramLabel = "HEX", required = true,
-                description = "The merkleblock payload as hex.")
+        @Option(names = "--merkleblock", paramLabel = "HEX", description = "The merkleblock payload as hex.")
         private String merkleBlockHex;
 
+        @Option(names = "--merkleblock-file", paramLabel = "FILE",
+                description = "A file holding the merkleblock payload as hex (line breaks allowed); '-' reads stdin.")
+        private Path merkleBlockFile;
+
         @Override
-        public Integer call() {
-            MerkleBlock merkleBlock = MerkleBlock.parse(CliInputs.hex("--merkleblock", merkleBlockHex));
+        public Integer call() throws IOException {
+            String text = CliInputs.oneOf(merkleBlockHex, merkleBlockFile, "--merkleblock", "--merkleblock-file");
+            MerkleBlock merkleBlock = MerkleBlock.parse(CliInputs.hex(merkleBlockHex != null ? "--merkleblock"
+                    : "--merkleblock-file " + merkleBlockFile, text));
             List<MatchedTransaction> matches = merkleBlock.verify();
             PrintWriter out = spec.commandLine().getOut();
             out.println("block        " + merkleBlock.header().hash());

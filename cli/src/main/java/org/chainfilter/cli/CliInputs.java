@@ -50,6 +50,14 @@ final class CliInputs {
     static final String STDIN = "-";
 
     /** Standard input, left open when the reader is closed. */
+    /** Refuses two file options that both read standard input ({@value #STDIN}): the first would take it all. */
+    static void atMostOneStdin(String firstOption, Path first, String secondOption, Path second) {
+        if (first != null && second != null && first.toString().equals(STDIN) && second.toString().equals(STDIN)) {
+            throw new UsageException(firstOption + " and " + secondOption + " both read stdin ('-'); give one of them"
+                    + " a file");
+        }
+    }
+
     private static final class NonClosing extends java.io.FilterInputStream {
         NonClosing(InputStream in) {
             super(in);
@@ -392,6 +400,11 @@ final class CliInputs {
         @Option(names = "--block-file", paramLabel = "FILE",
                 description = "A file holding the block as hex (line breaks allowed); '-' reads stdin.")
         private Path file;
+
+        /** The {@code --block-file} given, or null. */
+        Path file() {
+            return file;
+        }
 
         /** Whether the block is read from standard input ({@code --block-file -}). */
         boolean readsStdin() {

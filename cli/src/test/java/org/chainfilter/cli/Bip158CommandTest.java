@@ -77,6 +77,18 @@ class Bip158CommandTest {
         assertEquals("no match" + NL, miss.out);
     }
 
+    /** A filter too long for one argument (a full block's is tens of kilobytes of hex) comes from --filter-file. */
+    @Test
+    void matchReadsTheFilterFromAFile(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("filter.hex"), FILTER + "\n");
+        CliRun hit = CliRun.of("bip158", "match", "--filter-file", file.toString(), "--block-hash", BLOCK_HASH, PAID);
+        assertEquals(0, hit.status, hit::toString);
+        assertEquals("match" + NL, hit.out);
+        CliRun both = CliRun.of("bip158", "match", "--filter", FILTER, "--filter-file", file.toString(),
+                "--block-hash", BLOCK_HASH, PAID);
+        assertEquals("chainfilter: give exactly one of --filter and --filter-file" + NL, both.err);
+    }
+
     @Test
     void matchRefusesAMalformedFilter() {
         CliRun run = CliRun.of("bip158", "match", "--filter", "0385acb4f0fe889ef000", "--block-hash", BLOCK_HASH, PAID);

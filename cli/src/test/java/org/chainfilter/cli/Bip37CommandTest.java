@@ -253,4 +253,37 @@ class Bip37CommandTest {
         assertEquals(2, run.status, run::toString);
         assertTrue(run.err.startsWith("chainfilter: a bip37 command is required"), run.err);
     }
+
+    /**
+     * Values too long for one command-line argument (Linux caps one at 128 KiB; a transaction reaches 400 kB) come from
+     * files: --tx-file, --filterload-file, --merkleblock-file, each wrapped over lines if need be, and exactly one of
+     * the value and its file; two options cannot both read stdin.
+     */
+    @Test
+    void longValuesComeFromFiles(@TempDir Path dir) throws IOException {
+        String filter = "0a" + "ff".repeat(10) + "05000000" + "00000000" + "01";
+        Path filterFile = Files.writeString(dir.resolve("filter.hex"), filter.substring(0, 10) + "\n" + filter.substring(10));
+        Path txFile = Files.writeString(dir.resolve("tx.hex"), TX.replaceAll("(.{64})", "$1\n"));
+        CliRun inline = CliRun.of("bip37", "match", "--filterload", filter, "--tx", TX);
+        CliRun fromFiles = CliRun.of("bip37", "match", "--filterload-file", filterFile.toString(), "--tx-file",
+                txFile.toString());
+        assertEquals(0, fromFiles.status, fromFiles::toString);
+        assertEquals(inline.out, fromFiles.out);
+        Path merkleFile = Files.writeString(dir.resolve("merkle.hex"), MERKLEBLOCK);
+        CliRun verified = CliRun.of("bip37", "verify", "--merkleblock-file", merkleFile.toString());
+        assertEquals(CliRun.of("bip37", "verify", "--merkleblock", MERKLEBLOCK).out, verified.out);
+        assertEquals(0, verified.status, verified::toString);
+        CliRun both = CliRun.of("bip37", "match", "--filterload", filter, "--tx", TX, "--tx-file", txFile.toString());
+        assertEquals(2, both.status, both::toString);
+        assertEquals("chainfilter: give exactly one of --tx and --tx-file" + NL, both.err);
+        CliRun neither = CliRun.of("bip37", "verify");
+        assertEquals("chainfilter: give exactly one of --merkleblock and --merkleblock-file" + NL, neither.err);
+        CliRun twoStdin = CliRun.of("bip37", "match", "--filterload-file", "-", "--tx-file", "-");
+        assertEquals(2, twoStdin.status, twoStdin::toString);
+        assertEquals("chainfilter: --filterload-file and --tx-file both read stdin ('-'); give one of them a file" + NL,
+                twoStdin.err);
+        Path bad = Files.writeString(dir.resolve("bad.hex"), "00zz");
+        CliRun badTx = CliRun.of("bip37", "match", "--filterload", filter, "--tx-file", bad.toString());
+        assertEquals("chainfilter: --tx-file " + bad + ": not a hex digit: 'z' at line 1, column 3" + NL, badTx.err);
+    }
 }
