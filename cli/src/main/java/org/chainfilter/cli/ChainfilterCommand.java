@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
             ConformanceCommand.class,
             HashCommand.class,
             MathCommand.class,
-            CommandLine.HelpCommand.class,
+            HelpCommand.class,
         })
 public final class ChainfilterCommand implements Runnable {
 

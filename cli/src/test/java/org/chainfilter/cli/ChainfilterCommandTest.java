@@ -505,4 +505,18 @@ class ChainfilterCommandTest {
         assertEquals(1, status);
         assertEquals("chainfilter: standard output: write error (the output is incomplete)", err.toString().strip());
     }
+
+    /** {@code help} takes a subcommand's whole path (picocli's took one name and showed bip37's usage here). */
+    @Test
+    void helpDescribesASubcommandGivenByItsPath() {
+        CliRun create = CliRun.of("help", "bip37", "create");
+        assertEquals(0, create.status, create::toString);
+        assertTrue(create.out.startsWith("Usage: chainfilter bip37 create "), create::toString);
+        assertEquals(CliRun.of("bip37", "create", "--help").out, create.out);
+        CliRun unknown = CliRun.of("help", "bip37", "nope");
+        assertEquals(2, unknown.status, unknown::toString);
+        assertTrue(unknown.err.startsWith("chainfilter: Unknown subcommand 'nope' of 'chainfilter bip37'; its"
+                + " subcommands are create, match, merkleblock, verify"), unknown::toString);
+        assertTrue(CliRun.of("help").out.startsWith("Usage: chainfilter [-hV] [COMMAND]"));
+    }
 }
