@@ -33,11 +33,11 @@ import org.web3j.protocol.http.HttpService;
  *   answer that inflates past the limit is stopped too. At most {@code maxResponseBytes + 1} bytes of an answer are
  *   ever buffered.</li>
  *   <li><b>Heap.</b> Bytes do not bound what decoding takes: web3j decodes an answer into objects, a batch answer first
- *   into a Jackson tree, and an answer's shape decides the cost (real logs retain 2 to 3 times their bytes, an answer
- *   of empty objects, {@code [{},{},…]}, over 50 times). A successful answer is read whole (web3j reads it whole
+ *   into Jackson trees, and an answer's shape decides the cost (real logs hold about 4 times their bytes, an answer
+ *   of empty objects, {@code [{},{},…]}, over 80 times). A successful answer is read whole (web3j reads it whole
  *   anyway) and, when it could cost more than the decoding limit, its tokens are counted ({@link JsonDecodeCost}, an
  *   upper estimate that builds nothing); an answer whose estimate passes the limit fails with a
- *   {@link ResponseTooLargeException} naming the estimate and the limit, before any of it is decoded. The default
+ *   {@link ResponseTooLargeException} naming the limit, before any of it is decoded. The default
  *   decoding limit is a quarter of the maximum heap ({@link #defaultMaxDecodedBytes()}).</li>
  * </ul>
  *
@@ -169,7 +169,7 @@ public final class BoundedHttp {
             }
             response.close();
             if (whole.size() > decodeLimit / JsonDecodeCost.MAX_PER_BYTE) {
-                long cost = JsonDecodeCost.estimate(whole.peek().inputStream(), decodeLimit);
+                long cost = JsonDecodeCost.estimate(whole.peek().inputStream(), whole.size(), decodeLimit);
                 if (cost > decodeLimit) {
                     throw new ResponseTooLargeException("the JSON-RPC answer from " + url + " (" + whole.size()
                             + " bytes) would take more than the decoding limit of " + decodeLimit

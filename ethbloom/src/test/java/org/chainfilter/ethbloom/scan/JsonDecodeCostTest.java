@@ -29,14 +29,18 @@ import org.web3j.protocol.core.methods.response.EthLog;
  */
 @Timeout(300)
 class JsonDecodeCostTest {
-    /** Answer shapes: the result's JSON for element i, how elements are joined, and the type web3j decodes. */
-    private record Shape(String name, Class<?> type, String open, IntFunction<String> element, String close) {
-        String answer(int n) {
-            StringBuilder json = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":").append(open);
-            for (int i = 0; i < n; i++) {
+    /**
+     * Answer shapes: the result's JSON for element i of {@code count}, how elements are joined, and the type web3j
+     * decodes. The answer is a batch answer of one call, as the scanner's calls come.
+     */
+    private record Shape(String name, Class<?> type, int count, String open, IntFunction<String> element,
+            String close) {
+        String answer() {
+            StringBuilder json = new StringBuilder("[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":").append(open);
+            for (int i = 0; i < count; i++) {
                 json.append(i == 0 ? "" : ",").append(element.apply(i));
             }
-            return json.append(close).append('}').toString();
+            return json.append(close).append("}]").toString();
         }
     }
 
@@ -53,21 +57,30 @@ class JsonDecodeCostTest {
                 + "\"blockHash\":\"" + HASH + "\",\"logIndex\":\"0x" + Integer.toHexString(i) + "\",\"removed\":false}";
     }
 
-    static final List<Shape> SHAPES = List.of(
-            new Shape("real logs", EthLog.class, "[", JsonDecodeCostTest::realLog, "]"),
-            new Shape("logs of empty objects", EthLog.class, "[", i -> "{}", "]"),
-            new Shape("a block of empty transaction objects", EthBlock.class, "{\"transactions\":[", i -> "{}", "]}"),
-            new Shape("a block of transactions with short fields", EthBlock.class, "{\"transactions\":[",
-                    i -> "{\"hash\":\"a\",\"from\":\"b\",\"to\":\"c\",\"input\":\"d\"}", "]}"),
-            new Shape("logs of one-letter strings", EthLog.class, "[", i -> "\"a\"", "]"),
-            new Shape("a block of one-letter uncles", EthBlock.class, "{\"uncles\":[", i -> "\"a\"", "]}"),
-            new Shape("logs of empty arrays", EthLog.class, "[", i -> "[]", "]"),
-            new Shape("logs of nested objects", EthLog.class, "[", i -> "{\"a\":{}}", "]"),
-            new Shape("logs of objects with long distinct names", EthLog.class, "[",
-                    i -> "{\"" + "n".repeat(40) + i + "\":0}", "]"),
-            new Shape("logs of literals", EthLog.class, "[", i -> i % 2 == 0 ? "true" : "null", "]"));
+    private static final int N = 150_000;
 
-    private static final int ELEMENTS = 150_000;
+    static final List<Shape> SHAPES = List.of(
+            new Shape("real logs", EthLog.class, N, "[", JsonDecodeCostTest::realLog, "]"),
+            new Shape("logs of empty objects", EthLog.class, N, "[", i -> "{}", "]"),
+            new Shape("a block of empty transaction objects", EthBlock.class, N, "{\"transactions\":[", i -> "{}",
+                    "]}"),
+            new Shape("a block of transactions with short fields", EthBlock.class, N, "{\"transactions\":[",
+                    i -> "{\"hash\":\"a\",\"from\":\"b\",\"to\":\"c\",\"input\":\"d\"}", "]}"),
+            new Shape("logs of one-letter strings", EthLog.class, N, "[", i -> "\"a\"", "]"),
+            new Shape("a block of one-letter uncles", EthBlock.class, N, "{\"uncles\":[", i -> "\"a\"", "]}"),
+            new Shape("logs of ASCII strings ending in a character beyond Latin-1", EthLog.class, N / 10, "[",
+                    i -> "\"" + "a".repeat(200) + "\\u0100\"", "]"),
+            new Shape("logs of empty arrays", EthLog.class, N, "[", i -> "[]", "]"),
+            new Shape("logs of arrays in arrays", EthLog.class, N, "[", i -> "[[]]", "]"),
+            new Shape("logs of arrays 20 deep", EthLog.class, N / 10, "[", i -> "[".repeat(20) + "]".repeat(20), "]"),
+            new Shape("a block of fields holding empty arrays", EthBlock.class, N, "{", i -> "\"f" + i + "\":[]", "}"),
+            new Shape("logs of nested objects", EthLog.class, N, "[", i -> "{\"a\":{}}", "]"),
+            new Shape("logs of objects 20 deep", EthLog.class, N / 10, "[",
+                    i -> "{\"a\":".repeat(19) + "{}" + "}".repeat(19), "]"),
+            new Shape("logs of objects with long distinct names", EthLog.class, N, "[",
+                    i -> "{\"" + "n".repeat(40) + i + "\":0}", "]"),
+            new Shape("logs of literals", EthLog.class, N, "[", i -> i % 2 == 0 ? "true" : "null", "]"),
+            new Shape("logs of numbers", EthLog.class, N, "[", i -> String.valueOf(1_000_000 + i), "]"));
 
     /** Runs in its own JVM: prints "name|bytes|estimate|live" per shape. */
     public static final class Measure {
@@ -80,22 +93,32 @@ class JsonDecodeCostTest {
             }
         }
 
-        /** One shape, in a frame of its own: the previous shape's objects are unreachable once it returns. */
+        /**
+         * One shape, in a frame of its own (the previous shape's objects are unreachable once it returns), decoded as
+         * a batch answer is: web3j's {@code Service.sendBatch} reads the answer as a tree and each answer from it as
+         * a {@link RpcSession.RawAnswer} (a second tree), then {@link RpcSession} decodes the call's type from that
+         * answer's result; all of it held at once.
+         */
         private static String measure(Shape shape) throws IOException {
             ObjectMapper json = ObjectMapperFactory.getObjectMapper();
-            byte[] answer = shape.answer(ELEMENTS).getBytes(StandardCharsets.UTF_8);
-            long estimate = JsonDecodeCost.estimate(new ByteArrayInputStream(answer), Long.MAX_VALUE);
+            byte[] answer = shape.answer().getBytes(StandardCharsets.UTF_8);
+            long estimate = JsonDecodeCost.estimate(new ByteArrayInputStream(answer), answer.length, Long.MAX_VALUE);
             long before = live();
-            // As a batch answer is decoded (RpcSession): a tree first, then the call's type from it; both held.
             JsonNode tree = json.readTree(answer);
+            RpcSession.RawAnswer raw = json.treeToValue(tree.get(0), RpcSession.RawAnswer.class);
+            com.fasterxml.jackson.databind.node.ObjectNode call = json.createObjectNode()
+                    .put("jsonrpc", raw.getJsonrpc()).put("id", raw.getId());
+            call.set("result", raw.getResult());
             Object decoded;
             try {
-                decoded = json.treeToValue(tree, shape.type());
+                decoded = json.treeToValue(call, shape.type());
             } catch (IOException | RuntimeException refused) {
-                decoded = refused; // the tree was built all the same
+                decoded = refused; // the trees were built all the same
             }
             long held = live() - before;
             java.lang.ref.Reference.reachabilityFence(tree);
+            java.lang.ref.Reference.reachabilityFence(raw);
+            java.lang.ref.Reference.reachabilityFence(call);
             java.lang.ref.Reference.reachabilityFence(decoded);
             return shape.name() + "|" + answer.length + "|" + estimate + "|" + held + "|"
                     + (decoded instanceof Exception ? "refused" : "decoded");
@@ -148,10 +171,28 @@ class JsonDecodeCostTest {
     @Test
     void eachTokenIsChargedItsCost() throws IOException {
         String json = "{\"ab\":[7,\"xyz\",true,false,null,{},[]]}";
+        // A string is charged by the bytes from its opening quote to the next token: "xyz", is 6 bytes.
         long expected = JsonDecodeCost.OBJECT + JsonDecodeCost.FIELD + 3 * 2 + JsonDecodeCost.ARRAY
-                + JsonDecodeCost.SCALAR + 2 + JsonDecodeCost.SCALAR + 2 * 3 + 3 * JsonDecodeCost.LITERAL
+                + JsonDecodeCost.SCALAR + 2 + JsonDecodeCost.SCALAR + 2 * 6 + 3 * JsonDecodeCost.LITERAL
                 + JsonDecodeCost.OBJECT + JsonDecodeCost.ARRAY;
         assertEquals(expected, estimate(json, Long.MAX_VALUE));
+        // web3j's mapper reads unquoted field names, so the estimate does too (it stopped at the first one).
+        assertEquals(estimate("{\"a\":[{},{},{}]}", Long.MAX_VALUE), estimate("{a:[{},{},{}]}", Long.MAX_VALUE),
+                "unquoted names");
+    }
+
+    /** A string is never decoded to be estimated: ten million characters cost the estimate no buffer of their size. */
+    @Test
+    void aLongStringIsChargedByItsBytesWithoutBeingDecoded() throws IOException {
+        byte[] json = ("[\"" + "a".repeat(10_000_000) + "\"]").getBytes(StandardCharsets.US_ASCII);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        estimate(new String(json, 0, 100, StandardCharsets.US_ASCII) + "\"]", Long.MAX_VALUE); // classes loaded
+        long before = threads.getCurrentThreadAllocatedBytes();
+        long estimate = JsonDecodeCost.estimate(new ByteArrayInputStream(json), json.length, Long.MAX_VALUE);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(estimate >= 2L * 10_000_000, "estimate " + estimate);
+        assertTrue(allocated < 1_000_000, "allocated " + allocated + " bytes");
     }
 
     @Test
@@ -182,19 +223,28 @@ class JsonDecodeCostTest {
                 return len;
             }
         };
-        long estimate = JsonDecodeCost.estimate(endless, 10_000);
+        long estimate = JsonDecodeCost.estimate(endless, Long.MAX_VALUE, 10_000);
         assertTrue(estimate > 10_000 && estimate <= 10_000 + JsonDecodeCost.OBJECT, "estimate " + estimate);
         assertTrue(read[0] < 100_000, read[0] + " bytes read");
     }
 
+    /**
+     * An answer this parser cannot read is charged its unread bytes at the most any byte costs: a decoder more lenient
+     * than this parser would read on (until a review found it, an answer with unquoted names stopped the estimate at
+     * its first name, and web3j, which reads them, decoded it whole).
+     */
     @Test
-    void aMalformedAnswerIsCountedUpToWhereItBreaks() throws IOException {
-        assertEquals(2L * JsonDecodeCost.OBJECT + JsonDecodeCost.ARRAY, estimate("[{},{},]", Long.MAX_VALUE));
-        assertEquals(0, estimate("nonsense", Long.MAX_VALUE));
+    void anAnswerThatDoesNotParseIsChargedItsUnreadBytesAtTheMost() throws IOException {
+        long broken = estimate("[{},{},]", Long.MAX_VALUE);
+        assertTrue(broken >= 2L * JsonDecodeCost.OBJECT + JsonDecodeCost.ARRAY && broken <= 2L * JsonDecodeCost.OBJECT
+                + JsonDecodeCost.ARRAY + 2L * JsonDecodeCost.MAX_PER_BYTE, "estimate " + broken);
+        // Broken at its fourth character, with a thousand more after it: those are charged.
+        assertTrue(estimate("[1,}" + " ".repeat(1000), Long.MAX_VALUE) >= 990L * JsonDecodeCost.MAX_PER_BYTE);
         assertEquals(0, estimate("", Long.MAX_VALUE));
     }
 
     private static long estimate(String json, long stopAbove) throws IOException {
-        return JsonDecodeCost.estimate(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), stopAbove);
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return JsonDecodeCost.estimate(new ByteArrayInputStream(bytes), bytes.length, stopAbove);
     }
 }
