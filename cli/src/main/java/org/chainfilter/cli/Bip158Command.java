@@ -117,8 +117,8 @@ final class Bip158Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            Hash256 hash = CliInputs.displayHash("--block-hash", blockHash);
             String text = CliInputs.oneOf(filterHex, filterFile, "--filter", "--filter-file");
+            Hash256 hash = CliInputs.displayHash("--block-hash", blockHash);
             BasicFilter filter = BasicFilter.parse(hash, CliInputs.hex(filterHex != null ? "--filter"
                     : "--filter-file " + filterFile, text));
             boolean match = filter.matchAny(CliInputs.decodeHex("SCRIPT", scripts));

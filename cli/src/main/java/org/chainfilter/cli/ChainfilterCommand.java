@@ -72,9 +72,9 @@ public final class ChainfilterCommand implements Runnable {
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; give it more with JAVA_OPTS=-Xmx...)");
             status = ErrorHandler.FAILURE;
         }
-        if (out.checkError() && status == 0) {
+        if (out.checkError() && (status == 0 || status == Bip37Command.NO_MATCH)) {
             // A full disk or a closed pipe: a script must not take a cut-off answer for a whole one. (A command that
-            // failed has said why already; eth scan names the log that was lost.)
+            // failed has said why already; eth scan names the log that was lost. "No match", 3, is an answer too.)
             err.println("chainfilter: standard output: write error (the output is incomplete)");
             status = ErrorHandler.FAILURE;
         }

@@ -49,7 +49,6 @@ final class CliInputs {
     /** The file name that means standard input, as for {@code eth bloom} and {@code --blooms}. */
     static final String STDIN = "-";
 
-    /** Standard input, left open when the reader is closed. */
     /** Refuses two file options that both read standard input ({@value #STDIN}): the first would take it all. */
     static void atMostOneStdin(String firstOption, Path first, String secondOption, Path second) {
         if (first != null && second != null && first.toString().equals(STDIN) && second.toString().equals(STDIN)) {
@@ -58,6 +57,7 @@ final class CliInputs {
         }
     }
 
+    /** Standard input, left open when the reader is closed. */
     private static final class NonClosing extends java.io.FilterInputStream {
         NonClosing(InputStream in) {
             super(in);
@@ -304,15 +304,17 @@ final class CliInputs {
                     continue;
                 }
                 open = true;
-                boolean space = b == ' ' || b == '\t' || b == '\r' || b == 0x0b || b == '\f';
+                // White space as String.strip takes it off a line's ends (the file separators 0x1c-0x1f too).
+                boolean space = b == ' ' || b == '\t' || b == '\r' || b == 0x0b || b == '\f' || (b >= 0x1c && b <= 0x1f);
                 if (!space && (b < 0x20 || b >= 0x7f)) {
                     throw new IllegalArgumentException("line " + (decoded.size() + 1) + " of " + option + " " + file
                             + ": not a hex digit: " + describeByte(b) + " at column " + (line.length() + 1));
                 }
                 line.add(b);
             }
-            // A file that ends in a line break has no line after it (as Files.readAllLines).
-            if (open) {
+            // A file that ends in a line break has no line after it (as Files.readAllLines), nor one that ends in
+            // white space after its last line break.
+            if (open && !line.text().isBlank()) {
                 decoded.add(hexLine(file, option, decoded.size() + 1, line));
             }
         }

@@ -80,7 +80,9 @@ final class ConformanceCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         // The schema lets a runner ignore fields it does not give a suite, so a misspelt field checks nothing: say so.
-        toRun.forEach(file -> file.warnings().forEach(warning -> out.println("WARNING " + warning)));
+        // On stderr, so the report on stdout keeps the schema's shape.
+        PrintWriter err = spec.commandLine().getErr();
+        toRun.forEach(file -> file.warnings().forEach(warning -> err.println("WARNING " + warning)));
         ConformanceRunner runner = runner(impl);
         List<VectorFile> runnable = toRun;
         if (impl != Impl.chainfilter) {

@@ -14,7 +14,6 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.chainfilter.ethbloom.LogsBloom;
 import picocli.CommandLine.Command;
@@ -98,10 +97,7 @@ final class EthBloomCommand implements Callable<Integer> {
             reader.container(first, "input");
             if (parser.nextToken() != null) {
                 // JSON lines (eth scan's output, one log a line): the bloom of the first alone would be wrong.
-                JsonLocation at = parser.currentTokenLocation();
-                throw new IllegalArgumentException("input holds more than one JSON value (the second starts at line "
-                        + at.getLineNr() + ", column " + at.getColumnNr() + "); give one list of logs, e.g. JSON lines"
-                        + " joined with commas inside [ ]");
+                throw moreThanOneValue(parser);
             }
             return reader.count;
         } catch (JsonProcessingException e) {
@@ -114,7 +110,17 @@ final class EthBloomCommand implements Callable<Integer> {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key given twice is refused: which of the two lists of logs was meant cannot be told. */
+    /** The refusal of a second JSON value, whose first token {@code parser} has just read. */
+    static IllegalArgumentException moreThanOneValue(JsonParser parser) {
+        JsonLocation at = parser.currentTokenLocation();
+        return new IllegalArgumentException("input holds more than one JSON value (the second starts at line "
+                + at.getLineNr() + ", column " + at.getColumnNr() + "); give one list of logs, e.g. JSON lines"
+                + " joined with commas inside [ ]");
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     /** An input refused once more than {@link #MAX_INPUT_BYTES} have been read from it. */
     private static final class Bounded extends java.io.FilterInputStream {
@@ -188,41 +194,82 @@ final class EthBloomCommand implements Callable<Integer> {
 
         /** An object where logs are expected: its "result" or "logs", or a JSON-RPC error. */
         private void containerObject(String where) throws IOException {
-            boolean found = false;
+            String found = null;
             String error = null;
+            boolean logFields = false;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if (name.equals("result") || name.equals("logs")) {
+                    refuseBoth(where, found, name);
                     container(value, name);
-                    found = true;
+                    found = name;
                 } else if (name.equals("error")) {
-                    error = said(parser.readValueAsTree());
+                    error = said(value);
                 } else {
+                    logFields |= name.equals("address") || name.equals("topics");
                     parser.skipChildren();
                 }
             }
-            if (!found && error != null) {
+            if (found == null && logFields && where.equals("input") && parser.nextToken() != null) {
+                // JSON lines (eth scan's output, one log a line): a log, then more values.
+                throw moreThanOneValue(parser);
+            }
+            boolean foundAny = found != null;
+            if (!foundAny && error != null) {
                 // A JSON-RPC error answer piped in (eth_getLogs refused): the node's own words say why.
                 throw new IllegalArgumentException(where + " is a JSON-RPC error answer, not logs: "
                         + (error.length() <= MAX_QUOTED_ERROR_CHARS ? error
                                 : error.substring(0, MAX_QUOTED_ERROR_CHARS) + "… (" + error.length()
                                         + " characters in all)"));
             }
-            if (!found) {
+            if (!foundAny) {
                 throw new IllegalArgumentException(
                         where + " is neither a list of logs nor an object with \"logs\" or \"result\"");
             }
         }
 
-        private static String said(JsonNode error) {
-            return error.isObject() ? "error " + error.path("code").asText("?") + ": "
-                    + error.path("message").asText("") : error.toString();
+        /** An object with both "result" and "logs": which is meant cannot be told (the old reading took "result"). */
+        private static void refuseBoth(String where, String earlier, String name) {
+            if (earlier != null) {
+                throw new IllegalArgumentException(where + " has both \"" + earlier + "\" and \"" + name
+                        + "\"; give the logs once");
+            }
+        }
+
+        /**
+         * A JSON-RPC error's words, read as they stream: its code and the start of its message, the rest skipped (an
+         * error value is never built whole, however large).
+         */
+        private String said(JsonToken value) throws IOException {
+            if (value != JsonToken.START_OBJECT) {
+                parser.skipChildren();
+                return "error (" + kind(value) + ")";
+            }
+            String code = "?";
+            String message = "";
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken field = parser.nextToken();
+                if (name.equals("code") && field.isScalarValue()) {
+                    code = excerpt(parser.getText());
+                } else if (name.equals("message") && field == JsonToken.VALUE_STRING) {
+                    message = parser.getText();
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            return "error " + code + ": " + message;
+        }
+
+        private static String excerpt(String text) {
+            return text.length() <= MAX_QUOTED_ERROR_CHARS ? text : text.substring(0, MAX_QUOTED_ERROR_CHARS) + "…";
         }
 
         /** An object in a list: a receipt or response (it has "logs" or "result") or a log. */
         private void objectInList(String where) throws IOException {
             boolean container = false;
+            String containerField = null;
             String address = null;
             boolean addressGiven = false;
             List<String> topics = null;
@@ -234,8 +281,10 @@ final class EthBloomCommand implements Callable<Integer> {
                 switch (name) {
                     case "logs":
                     case "result":
+                        refuseBoth(where, containerField, name);
                         container(value, name);
                         container = true;
+                        containerField = name;
                         break;
                     case "address":
                         addressGiven = true;

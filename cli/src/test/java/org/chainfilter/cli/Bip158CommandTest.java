@@ -26,7 +26,7 @@ class Bip158CommandTest {
             + "8279797f861042ba604ebd2f8f61e5bddbd9d3be5a245047b201004b632103eeaeba7ce5dc2470221e9517fb498e8d6bd4e73b85b8"
             + "be655196972eb9ccd5566754b2752103a40b74d43df244799d041f32ce1ad515a6cd99501701540e38750d883ae21d3a68ac000000"
             + "00";
-    private static final String SPENT = "002027a5000c7917f785d8fc6e5a55adfca8717ecb973ebb7743849ff956d896a7ed";
+    static final String SPENT = "002027a5000c7917f785d8fc6e5a55adfca8717ecb973ebb7743849ff956d896a7ed";
     private static final String PREVIOUS_HEADER = "31d66d516a9eda7de865df29f6ef6cb8e4bf9309e5dac899968a9a62a5df61e3";
     private static final String FILTER = "0385acb4f0fe889ef0";
     private static final String HEADER = "4e6d564c2a2452065c205dd7eb2791124e0c4e0dbb064c410c24968572589dec";

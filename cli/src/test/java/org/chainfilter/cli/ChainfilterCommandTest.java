@@ -395,6 +395,14 @@ class ChainfilterCommandTest {
         assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
                 "--block-file", accented.toString()), 1, "--block-file " + accented + ": not a hex digit: byte 0xc3 (not"
                 + " ASCII) at line 1, column 3");
+        // A list file's last line of white space alone is no script, as when the file was split into lines and
+        // stripped (a review found the stream reader making it an empty script).
+        Path spent = dir.resolve("spent.hex");
+        Files.writeString(spent, Bip158CommandTest.SPENT + "\n \r");
+        CliRun trailing = CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file",
+                spent.toString());
+        assertEquals(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent",
+                Bip158CommandTest.SPENT).out, trailing.out, trailing::toString);
         Path twice = Files.writeString(dir.resolve("twice.hex"), " 0x0x00");
         assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
                 "--block-file", twice.toString()), 1, "--block-file " + twice + ": not a hex digit: 'x' at line 1,"

@@ -78,6 +78,38 @@ class EthCommandTest {
                 stray::toString);
     }
 
+    /**
+     * eth scan's own output, a log object a line, is named as JSON lines (the streaming reader first said the input was
+     * neither a list of logs nor an object with them); a key given twice and an object with both "result" and "logs"
+     * are refused (all of them counted, or one taken, would be a bloom nobody asked for); a JSON-RPC error of any size
+     * is read as it streams, its code and message kept.
+     */
+    @Test
+    void bloomNamesJsonLinesAndRefusesAmbiguousContainers() {
+        String log = "{\"address\":\"0x" + "11".repeat(20) + "\",\"topics\":[]}";
+        assertFailure("chainfilter: input holds more than one JSON value (the second starts at line 2, column 1); give"
+                + " one list of logs, e.g. JSON lines joined with commas inside [ ]" + NL,
+                withStdin(log + "\n" + log + "\n", () -> CliRun.of("eth", "bloom")));
+        CliRun twice = withStdin("{\"result\":[" + log + "],\"result\":[]}", () -> CliRun.of("eth", "bloom"));
+        assertEquals(1, twice.status, twice::toString);
+        assertTrue(twice.err.startsWith("chainfilter: stdin is not JSON (line 1, column ") && twice.err.contains(
+                "Duplicate field 'result'"), twice::toString);
+        assertFailure("chainfilter: input has both \"result\" and \"logs\"; give the logs once" + NL,
+                withStdin("{\"result\":[" + log + "],\"logs\":[]}", () -> CliRun.of("eth", "bloom")));
+        assertFailure("chainfilter: input has both \"logs\" and \"result\"; give the logs once" + NL,
+                withStdin("[{\"logs\":[" + log + "],\"result\":[]}]", () -> CliRun.of("eth", "bloom")));
+        String hugeError = "{\"error\":{\"code\":-32000,\"message\":\"boom\",\"data\":[" + "{},".repeat(2_000_000)
+                + "{}]}}";
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: error -32000: boom" + NL,
+                withStdin(hugeError, () -> CliRun.of("eth", "bloom")));
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // The 6 MB of input as bytes and its reading; as a tree it took about 170 MB.
+        assertTrue(allocated < 60_000_000, "allocated " + allocated + " bytes");
+    }
+
     @Test
     void bloomRefusesMalformedLogs() {
         assertFailure("chainfilter: log 0 of the input, address '0x" + "11".repeat(19) + "': address is 19 bytes;"

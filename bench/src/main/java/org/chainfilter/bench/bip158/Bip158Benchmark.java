@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.State;
  *       published vectors (bitcoin/bitcoin src/test/data/blockfilters.json @ c7efb652; 9 distinct elements from 10
  *       outputs and 8 spent scripts), from the parsed block and its spent scripts: divide by 9 for ns per element;</li>
  *   <li>{@code buildSynthetic10000}: a GCS of Core's bench set ({@code GenerateGCSTestElements} in
- *       src/bench/gcs_filter.cpp: 10,000 elements of 32 bytes, element i holding i's two low bytes and zeros) with
+ *       src/bench/gcs_filter.cpp as written 2018-2020: 10,000 elements of 32 bytes, element i holding i's two low
+ *       bytes and zeros; later versions ask for 100,000, of which only 65,536 are distinct) with
  *       the basic parameters, as Core's {@code GCSFilterConstruct} builds it: divide by 10,000 (the 434 ns of PR #12254
  *       were measured with that bench's first form, P = 20 and M = 2^20);</li>
  *   <li>{@code matchWallet1000}: a 1,000-script P2WPKH wallet (none in the filter) against the 10,000-element filter
