@@ -375,6 +375,15 @@ final class EthIndexCommand implements Runnable {
                     err.println("indexing up to block " + confirmed + ", not " + toBlock + ": the head is " + head
                             + " and later blocks have fewer than " + depth + " confirmations");
                 }
+                if (writer.nextBlock() > last) {
+                    // Said, so that "appended 0 blocks" is not left to puzzle over.
+                    err.println("nothing to index: the next block is " + writer.nextBlock() + ", and "
+                            + (toBlock != null && toBlock < confirmed ? "--to is " + toBlock
+                                    : confirmed < 0 ? "no block has " + depth + " confirmations yet (the head is "
+                                            + head + ")"
+                                    : "the last block with " + depth + " confirmations is " + confirmed + " (the head is "
+                                            + head + ")"));
+                }
                 long appended = 0;
                 while (writer.nextBlock() <= last) {
                     long first = writer.nextBlock();

@@ -152,6 +152,17 @@ class EthIndexRpcCommandTest {
                 + head + " and later blocks have fewer than 3 confirmations" + System.lineSeparator()), past.err);
         assertEquals("appended " + (head - 2) + " blocks; SectionIndex[blocks 0.." + (head - 3) + ", 1 sections]"
                 + System.lineSeparator(), past.out);
+
+        // Nothing to append is said, with why: the index holds the confirmed blocks already, or none has enough.
+        CliRun again = CliRun.of("eth", "index", "build", "--index", other.toString(), "--rpc", chain.node().url(),
+                "--confirmations", "3");
+        assertEquals(0, again.status, again::toString);
+        assertEquals("nothing to index: the next block is " + (head - 2) + ", and the last block with 3 confirmations is "
+                + (head - 3) + " (the head is " + head + ")" + System.lineSeparator(), again.err);
+        CliRun deep = CliRun.of("eth", "index", "build", "--index", dir.resolve("deep").toString(), "--rpc",
+                chain.node().url(), "--confirmations", "99999999");
+        assertEquals("nothing to index: the next block is 0, and no block has 99999999 confirmations yet (the head is "
+                + head + ")" + System.lineSeparator(), deep.err);
     }
 
     @Test
