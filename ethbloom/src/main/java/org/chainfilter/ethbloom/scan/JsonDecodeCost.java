@@ -27,11 +27,15 @@ import java.io.InputStream;
  *   <li>a string {@value #SCALAR} bytes and two per character it spans in the answer (its nodes, and its text as
  *       UTF-16, the most a Java string takes: a string is never decoded here, so one of millions of characters costs
  *       the estimate nothing); a number {@value #SCALAR} bytes and two per digit;</li>
- *   <li>{@code true}, {@code false} or {@code null} {@value #LITERAL} bytes.</li>
+ *   <li>{@code true}, {@code false} or {@code null} {@value #LITERAL} bytes;</li>
+ *   <li>and beyond the tokens: the longest string four bytes a character more (Jackson's buffers while it decodes
+ *       it), an error's {@code data} six more (web3j keeps it as JSON text, written out from a tree), and the answer's
+ *       own bytes twice (OkHttp's buffer and web3j's copy).</li>
  * </ul>
  * {@code JsonDecodeCostTest} measures the live heap of each shape above and more (real logs, strings with a character
  * beyond Latin-1, objects 20 deep, long distinct names, literals, numbers), decoded as a batch answer is, and checks
- * that the estimate is above it (the shapes hold 13 to 96 % of it, real logs 66 %) and not far above for real logs.
+ * that the estimate is above it (the shapes hold 11 to 83 % of it, real logs about half) and not far above for real
+ * logs; {@code SmallHeapAnswersTest} sends the hostile answers to a 64 MiB JVM, where none may run the heap out.
  * An answer this parser cannot read (with web3j's parser features: unquoted names are read) has its unread bytes
  * charged at {@link #MAX_PER_BYTE}.
  *
@@ -39,16 +43,17 @@ import java.io.InputStream;
  * the answer; it stops reading as soon as the estimate passes the limit it is given.
  */
 final class JsonDecodeCost {
-    static final int OBJECT = 400;
+    static final int OBJECT = 480;
     static final int ARRAY = 240;
     static final int FIELD = 96;
     static final int SCALAR = 128;
     static final int LITERAL = 64;
     /**
-     * No answer costs more than this per byte: the costliest token per byte is an empty object, {@code {}}, two bytes.
-     * Answers with {@code bytes · MAX_PER_BYTE} within the limit need no estimate.
+     * No answer costs more than this per byte: the costliest token per byte is an empty object, {@code {}}, two bytes,
+     * and at most eight more a byte when it is in an error's data (six) and for the answer's own bytes (two). Answers
+     * with {@code bytes · MAX_PER_BYTE} within the limit need no estimate.
      */
-    static final int MAX_PER_BYTE = OBJECT / 2;
+    static final int MAX_PER_BYTE = OBJECT / 2 + 8;
 
     /**
      * web3j's mapper's factory with its features (unquoted field names among them: an answer that only web3j could
@@ -61,15 +66,31 @@ final class JsonDecodeCost {
     }
 
     /**
-     * The estimated heap, in bytes, that decoding the {@code bytes} bytes of JSON in {@code json} takes; once the
-     * running estimate passes {@code stopAbove}, the estimate so far, with the rest of the answer unread. A string is
-     * charged by the bytes it spans in the answer, never decoded here (a string of millions of characters costs the
-     * estimate nothing). Should the answer not parse, its unread bytes are charged at {@link #MAX_PER_BYTE}: a
-     * decoder more lenient than this parser could read on.
+     * The longest quantity web3j's {@code Transaction.setV} converts as it decodes (in time quadratic in its length: a
+     * million digits took 21 s): 0x and 64 hex digits, with room. Longer is refused outright.
+     */
+    static final int MAX_V_CHARS = 130;
+
+    /**
+     * The estimated heap, in bytes, that decoding the {@code bytes} bytes of JSON in {@code json} takes, the answer's
+     * own bytes included (OkHttp's buffer and web3j's copy of it); once the running estimate passes {@code stopAbove},
+     * the estimate so far, with the rest of the answer unread. A string is charged by the characters it spans in the
+     * answer, never decoded here (a string of millions of characters costs the estimate nothing): two bytes a character
+     * for its text, and for the longest string four more, the buffers Jackson fills while decoding it. The value of an
+     * error's {@code data}, which web3j keeps as JSON text, is charged six bytes a character more (that text and the
+     * buffers that write it). Should the answer not parse, its unread
+     * bytes are charged at {@link #MAX_PER_BYTE}: a decoder more lenient than this parser could read on.
+     *
+     * @throws ResponseTooLargeException for a transaction's {@code v} longer than {@value #MAX_V_CHARS} characters,
+     *     which web3j would take minutes or hours to convert
      */
     static long estimate(InputStream json, long bytes, long stopAbove) throws IOException {
-        long cost = 0;
+        long cost = 2 * bytes;
         long stringStart = -1;
+        boolean stringIsV = false;
+        long longestString = 0;
+        long errorDataStart = -1;
+        int errorDataDepth = 0;
         JsonParser parser = FACTORY.createParser(json);
         try (parser) {
             JsonToken token;
@@ -77,13 +98,16 @@ final class JsonDecodeCost {
                 // Character offsets: with names not interned, Jackson reads through a character decoder.
                 long at = parser.currentTokenLocation().getCharOffset();
                 if (stringStart >= 0) {
-                    // The string, its quotes and what follows it up to this token: two bytes a character (UTF-16 text,
-                    // the most a Java string takes), stored once however many nodes share it.
-                    cost += 2 * (at - stringStart);
+                    cost += stringCost(at - stringStart, stringIsV);
+                    longestString = Math.max(longestString, at - stringStart);
                     stringStart = -1;
                 }
-                if (cost > stopAbove) {
-                    return cost;
+                if (errorDataStart >= 0 && errorDataStart < at && endsErrorData(parser, token, errorDataDepth)) {
+                    cost += 6 * (at - errorDataStart);
+                    errorDataStart = -1;
+                }
+                if (cost + 4 * longestString > stopAbove) {
+                    return cost + 4 * longestString;
                 }
                 switch (token) {
                     case START_OBJECT:
@@ -95,28 +119,30 @@ final class JsonDecodeCost {
                     case FIELD_NAME:
                         // Names are short (Jackson refuses names over 50,000 characters) and decoded by the parser.
                         cost += FIELD + 3L * parser.getTextLength();
+                        if (errorDataStart < 0 && "data".equals(parser.currentName())
+                                && parser.getParsingContext().getParent() != null
+                                && "error".equals(parser.getParsingContext().getParent().getCurrentName())) {
+                            errorDataDepth = parser.getParsingContext().getNestingDepth();
+                            errorDataStart = at;
+                        }
                         break;
                     case VALUE_STRING:
                         cost += SCALAR;
                         stringStart = at;
-                        break;
-                    case VALUE_NUMBER_INT:
-                    case VALUE_NUMBER_FLOAT:
-                    case VALUE_EMBEDDED_OBJECT:
-                        // Numbers are short (Jackson refuses numbers over 1,000 digits).
-                        cost += SCALAR + 2L * parser.getTextLength();
-                        break;
-                    case VALUE_TRUE:
-                    case VALUE_FALSE:
-                    case VALUE_NULL:
-                        cost += LITERAL;
+                        stringIsV = "v".equals(parser.currentName());
                         break;
                     default:
+                        cost += tokenCost(parser, token);
                         break;
                 }
             }
+            long end = parser.currentLocation().getCharOffset();
             if (stringStart >= 0) {
-                cost += 2 * (parser.currentLocation().getCharOffset() - stringStart);
+                cost += stringCost(end - stringStart, stringIsV);
+                longestString = Math.max(longestString, end - stringStart);
+            }
+            if (errorDataStart >= 0) {
+                cost += 6 * (end - errorDataStart);
             }
         } catch (JsonProcessingException malformed) {
             // Characters read stand for at least as many bytes: the unread bytes are at most this many. (The
@@ -124,6 +150,48 @@ final class JsonDecodeCost {
             long read = malformed.getLocation() == null ? 0 : Math.max(0, malformed.getLocation().getCharOffset());
             cost += Math.max(0, bytes - read) * MAX_PER_BYTE;
         }
-        return cost;
+        return cost + 4 * longestString;
+    }
+
+    /**
+     * Whether {@code token} is the first after the value of an error's {@code data} field, in the error object at
+     * nesting depth {@code depth}: its next field, or its end (whose context is the parent's).
+     */
+    private static boolean endsErrorData(JsonParser parser, JsonToken token, int depth) {
+        int here = parser.getParsingContext().getNestingDepth();
+        return token == JsonToken.FIELD_NAME && here == depth || token == JsonToken.END_OBJECT && here == depth - 1;
+    }
+
+    /** A string of {@code span} characters: two bytes a character (UTF-16 text, the most a Java string takes). */
+    private static long stringCost(long span, boolean isV) throws ResponseTooLargeException {
+        if (isV && span > MAX_V_CHARS + 3) {
+            throw new ResponseTooLargeException("the JSON-RPC answer holds a transaction's v of about " + span
+                    + " characters; a quantity has at most 66, and web3j's conversion of a longer one takes time"
+                    + " quadratic in its length", MAX_V_CHARS);
+        }
+        return 2 * span;
+    }
+
+    /** The cost of a token other than a string or a field name. */
+    private static long tokenCost(JsonParser parser, JsonToken token) throws IOException {
+        switch (token) {
+            case START_OBJECT:
+                return OBJECT;
+            case START_ARRAY:
+                return ARRAY;
+            case VALUE_STRING:
+                return SCALAR;
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+            case VALUE_EMBEDDED_OBJECT:
+                // Numbers are short (Jackson refuses numbers over 1,000 digits).
+                return SCALAR + 2L * parser.getTextLength();
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+            case VALUE_NULL:
+                return LITERAL;
+            default:
+                return 0;
+        }
     }
 }

@@ -789,7 +789,9 @@ final class RpcSession {
     private static Outcome decoded(RawAnswer raw, Class<? extends Response<?>> type) {
         ObjectNode json = JSON.createObjectNode().put("jsonrpc", raw.getJsonrpc()).put("id", raw.getId());
         if (raw.hasError()) {
-            json.set("error", JSON.valueToTree(raw.getError()));
+            // Code and message, all an outcome reads: the error's data, kept by web3j as JSON text, would be written
+            // out and read back here, twice its size again (a review ran a 64 MiB heap out of memory with it).
+            json.putObject("error").put("code", raw.getError().getCode()).put("message", raw.getError().getMessage());
         } else {
             json.set("result", raw.getResult() == null ? NullNode.getInstance() : raw.getResult());
         }

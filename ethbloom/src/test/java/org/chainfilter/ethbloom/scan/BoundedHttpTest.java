@@ -262,11 +262,16 @@ class BoundedHttpTest {
     @Test
     void aSmallAnswerIsDecodedUnderATightDecodingLimit() throws IOException {
         exactBody = emptyObjects(10);
-        // 35 bytes: at most 35 · 160 = 5,600 bytes by any estimate.
-        EthLog decoded = getLogs(BoundedHttp.service(url("/exact-chunked"), Duration.ofSeconds(30), LIMIT, 5_600))
+        // At most bytes · MAX_PER_BYTE by any estimate: within that limit no estimate is made, and the answer passes.
+        long bound = (long) exactBody.length * JsonDecodeCost.MAX_PER_BYTE;
+        EthLog decoded = getLogs(BoundedHttp.service(url("/exact-chunked"), Duration.ofSeconds(30), LIMIT, bound))
                 .send();
         assertEquals(10, decoded.getLogs().size());
-        assertThrows(ResponseTooLargeException.class,
-                () -> getLogs(BoundedHttp.service(url("/exact-chunked"), Duration.ofSeconds(30), LIMIT, 3_199)).send());
+        // One byte under its estimate, it is refused.
+        long estimate = JsonDecodeCost.estimate(new java.io.ByteArrayInputStream(exactBody), exactBody.length,
+                Long.MAX_VALUE);
+        assertTrue(estimate < bound);
+        assertThrows(ResponseTooLargeException.class, () -> getLogs(BoundedHttp.service(url("/exact-chunked"),
+                Duration.ofSeconds(30), LIMIT, estimate - 1)).send());
     }
 }
