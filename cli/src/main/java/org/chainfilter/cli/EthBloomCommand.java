@@ -110,7 +110,6 @@ final class EthBloomCommand implements Callable<Integer> {
         }
     }
 
-    /** A key given twice is refused: which of the two lists of logs was meant cannot be told. */
     /** The refusal of a second JSON value, whose first token {@code parser} has just read. */
     static IllegalArgumentException moreThanOneValue(JsonParser parser) {
         JsonLocation at = parser.currentTokenLocation();
@@ -119,6 +118,7 @@ final class EthBloomCommand implements Callable<Integer> {
                 + " joined with commas inside [ ]");
     }
 
+    /** A key given twice is refused: which of the two lists of logs was meant cannot be told. */
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -238,10 +238,14 @@ final class EthBloomCommand implements Callable<Integer> {
         }
 
         /**
-         * A JSON-RPC error's words, read as they stream: its code and the start of its message, the rest skipped (an
-         * error value is never built whole, however large).
+         * A JSON-RPC error's words, read as they stream: its code and its message (a string, which Jackson bounds),
+         * the rest skipped (an error value is never built whole, however large).
          */
         private String said(JsonToken value) throws IOException {
+            if (value.isScalarValue()) {
+                // A node's own words, however it shaped them (quoted as the old tree reading quoted them).
+                return value == JsonToken.VALUE_STRING ? "\"" + parser.getText() + "\"" : parser.getText();
+            }
             if (value != JsonToken.START_OBJECT) {
                 parser.skipChildren();
                 return "error (" + kind(value) + ")";

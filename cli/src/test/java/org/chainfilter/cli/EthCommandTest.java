@@ -105,6 +105,9 @@ class EthCommandTest {
         long before = threads.getCurrentThreadAllocatedBytes();
         assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: error -32000: boom" + NL,
                 withStdin(hugeError, () -> CliRun.of("eth", "bloom")));
+        // An error given as a bare string is quoted in the node's own words.
+        assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: \"rate limited\"" + NL,
+                withStdin("{\"error\":\"rate limited\"}", () -> CliRun.of("eth", "bloom")));
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         // The 6 MB of input as bytes and its reading; as a tree it took about 170 MB.
         assertTrue(allocated < 60_000_000, "allocated " + allocated + " bytes");

@@ -149,6 +149,15 @@ final class JsonDecodeCost {
             // exception's location: a closed parser's says it read everything.)
             long read = malformed.getLocation() == null ? 0 : Math.max(0, malformed.getLocation().getCharOffset());
             cost += Math.max(0, bytes - read) * MAX_PER_BYTE;
+            // What web3j has decoded by the time it fails there: the string the parse broke after (Jackson skips a
+            // string whole before it finds the fault) and an error's data still open.
+            if (stringStart >= 0 && read > stringStart) {
+                cost += stringCost(read - stringStart, stringIsV);
+                longestString = Math.max(longestString, read - stringStart);
+            }
+            if (errorDataStart >= 0 && read > errorDataStart) {
+                cost += 6 * (read - errorDataStart);
+            }
         }
         return cost + 4 * longestString;
     }

@@ -47,6 +47,15 @@ class SmallHeapAnswersTest {
                 + "a".repeat(8_000_000) + "\\u0100\"}");
         answers.put("an error's data of 3 million escapes", () -> "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":"
                 + "{\"code\":-32000,\"message\":\"x\",\"data\":\"" + "\\\\".repeat(3_000_000) + "\\u0100\"}}");
+        // Broken just after the hostile part: web3j has decoded it by the time it fails.
+        answers.put("one string of 8 million characters, then garbage", () -> "{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"result\":\"" + "a".repeat(8_000_000) + "\\u0100\" x}");
+        answers.put("an error's data of 3 million escapes, then garbage", () -> "{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"error\":{\"code\":-32000,\"message\":\"x\",\"data\":\"" + "\\\\".repeat(3_000_000)
+                + "\\u0100\" x}}");
+        answers.put("an error's data of 3 million escapes, unclosed", () -> "{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"error\":{\"code\":-32000,\"message\":\"x\",\"data\":\"" + "\\\\".repeat(3_000_000)
+                + "\\u0100\"");
         answers.put("arrays 20 deep, 3 MB", () -> "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":["
                 + ("[".repeat(20) + "]".repeat(20) + ",").repeat(75_000) + "[]]}");
         answers.put("real logs, 1 MB", () -> {
