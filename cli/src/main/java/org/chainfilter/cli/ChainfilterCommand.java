@@ -33,9 +33,41 @@ public final class ChainfilterCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
+    /** Exit status when standard output's reader has gone (a broken pipe), as a process killed by SIGPIPE has. */
+    static final int BROKEN_PIPE = 141;
+
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
-        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        Stdout stdout = new Stdout(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        System.exit(execute(new PrintWriter(stdout, true), new PrintWriter(System.err, true), stdout::failure, args));
+    }
+
+    /** Standard output, remembering the first write that failed (a PrintWriter keeps only that something failed). */
+    private static final class Stdout extends java.io.FilterOutputStream {
+        private volatile java.io.IOException failure;
+
+        Stdout(java.io.OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws java.io.IOException {
+            try {
+                out.write(bytes, offset, length);
+            } catch (java.io.IOException e) {
+                failure = failure == null ? e : failure;
+                throw e;
+            }
+        }
+
+        @Override
+        public void write(int b) throws java.io.IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        java.io.IOException failure() {
+            return failure;
+        }
     }
 
     /**
@@ -45,6 +77,16 @@ public final class ChainfilterCommand implements Runnable {
      *     {@link ErrorHandler#FAILURE} when the command refused its input or failed
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return execute(out, err, () -> null, args);
+    }
+
+    /**
+     * {@link #execute(PrintWriter, PrintWriter, String...)}, told how writing to {@code out} failed: a broken pipe (its
+     * reader, e.g. {@code head}, has gone) ends with status {@value #BROKEN_PIPE} and no message, as for a process that
+     * SIGPIPE ends; any other failure (a full disk) is said.
+     */
+    static int execute(PrintWriter out, PrintWriter err, java.util.function.Supplier<java.io.IOException> outFailure,
+            String... args) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new ChainfilterCommand())
                 .setOut(out)
@@ -72,6 +114,9 @@ public final class ChainfilterCommand implements Runnable {
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; give it more with JAVA_OPTS=-Xmx...)");
             status = ErrorHandler.FAILURE;
         }
+        if (out.checkError() && (status == 0 || status == Bip37Command.NO_MATCH) && isBrokenPipe(outFailure.get())) {
+            return BROKEN_PIPE;
+        }
         if (out.checkError() && (status == 0 || status == Bip37Command.NO_MATCH)) {
             // A full disk or a closed pipe: a script must not take a cut-off answer for a whole one. (A command that
             // failed has said why already; eth scan names the log that was lost. "No match", 3, is an answer too.)
@@ -80,6 +125,10 @@ public final class ChainfilterCommand implements Runnable {
         }
         err.flush();
         return status;
+    }
+
+    private static boolean isBrokenPipe(java.io.IOException failure) {
+        return failure != null && String.valueOf(failure.getMessage()).contains("Broken pipe");
     }
 
     /**

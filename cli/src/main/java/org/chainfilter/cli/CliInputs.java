@@ -121,7 +121,7 @@ final class CliInputs {
         }
     }
 
-    /** A growable run of ASCII bytes, read back as a string (one byte a character, half a {@link StringBuilder}). */
+    /** A growable run of bytes, read back as a string (ASCII: one byte a character, half a {@link StringBuilder}). */
     private static final class AsciiBuffer {
         private byte[] bytes = new byte[256];
         private int length;
@@ -143,6 +143,10 @@ final class CliInputs {
 
         String text() {
             return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
+        }
+
+        String utf8() {
+            return new String(bytes, 0, length, StandardCharsets.UTF_8);
         }
     }
 
@@ -288,7 +292,7 @@ final class CliInputs {
     /**
      * Each line of {@code file} decoded from hex, stripped first, in order (an empty line is an empty byte string).
      * The file is read only up to {@link #MAX_LIST_FILE_BYTES}, a line at a time, each decoded as it ends; a control
-     * character or a non-ASCII byte, which no hex line holds, is refused where it stands without reading further.
+     * character, which no hex line holds, is refused where it stands without reading further.
      */
     static List<byte[]> decodeHexLines(Path file, String option) throws IOException {
         List<byte[]> decoded = new ArrayList<>();
@@ -306,7 +310,9 @@ final class CliInputs {
                 open = true;
                 // White space as String.strip takes it off a line's ends (the file separators 0x1c-0x1f too).
                 boolean space = b == ' ' || b == '\t' || b == '\r' || b == 0x0b || b == '\f' || (b >= 0x1c && b <= 0x1f);
-                if (!space && (b < 0x20 || b >= 0x7f)) {
+                // Bytes of non-ASCII characters are kept: a line is decoded as UTF-8 when it ends and stripped as
+                // String.strip does (an em space, U+2003, at its end is white space, as it always was).
+                if (!space && (b < 0x20 || b == 0x7f)) {
                     throw new IllegalArgumentException("line " + (decoded.size() + 1) + " of " + option + " " + file
                             + ": not a hex digit: " + describeByte(b) + " at column " + (line.length() + 1));
                 }
@@ -314,7 +320,7 @@ final class CliInputs {
             }
             // A file that ends in a line break has no line after it (as Files.readAllLines), nor one that ends in
             // white space after its last line break.
-            if (open && !line.text().isBlank()) {
+            if (open && !line.utf8().isBlank()) {
                 decoded.add(hexLine(file, option, decoded.size() + 1, line));
             }
         }
@@ -322,7 +328,7 @@ final class CliInputs {
     }
 
     private static byte[] hexLine(Path file, String option, int number, AsciiBuffer line) {
-        return hex("line " + number + " of " + option + " " + file, line.text().strip());
+        return hex("line " + number + " of " + option + " " + file, line.utf8().strip());
     }
 
     /**

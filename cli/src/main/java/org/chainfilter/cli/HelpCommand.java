@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
  * {@code chainfilter help [COMMAND...]}: the usage of the command at that path, {@code help bip37 create} included
  * (picocli's own help command takes one name and printed {@code bip37}'s usage for {@code bip37 create}).
  */
-@Command(name = "help", helpCommand = true,
+@Command(name = "help", helpCommand = true, mixinStandardHelpOptions = true,
         description = {"Display help information about the specified command.",
             "Give a subcommand's path, e.g. 'help bip37 create'."})
 final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runnable {
@@ -38,8 +38,10 @@ final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runna
         for (String name : path) {
             CommandLine next = command.getSubcommands().get(name);
             if (next == null) {
-                throw new CommandLine.ParameterException(self, "Unknown subcommand '" + name + "' of '" + walked
-                        + "'; its subcommands are " + String.join(", ", command.getSubcommands().keySet()));
+                throw new CommandLine.ParameterException(self, command.getSubcommands().isEmpty()
+                        ? "'" + walked + "' has no subcommands (no '" + name + "')"
+                        : "Unknown subcommand '" + name + "' of '" + walked + "'; its subcommands are "
+                                + String.join(", ", command.getSubcommands().keySet()));
             }
             command = next;
             walked.append(' ').append(name);

@@ -512,6 +512,33 @@ class ChainfilterCommandTest {
                 new java.io.PrintWriter(err), "hash", "murmur3", "00");
         assertEquals(1, status);
         assertEquals("chainfilter: standard output: write error (the output is incomplete)", err.toString().strip());
+        // A reader that has gone (a broken pipe) ends the command quietly with 141, as SIGPIPE would.
+        java.io.StringWriter quiet = new java.io.StringWriter();
+        int piped = ChainfilterCommand.execute(new java.io.PrintWriter(new java.io.PrintStream(full), true),
+                new java.io.PrintWriter(quiet), () -> new IOException("Broken pipe"), "hash", "murmur3", "00");
+        assertEquals(ChainfilterCommand.BROKEN_PIPE, piped);
+        assertEquals("", quiet.toString());
+    }
+
+    /** {@code help -h} describes help itself; a path past a command without subcommands says so. */
+    @Test
+    void helpHasItsOwnHelp() {
+        assertTrue(CliRun.of("help", "-h").out.startsWith("Usage: chainfilter help [-hV] [COMMAND...]"));
+        CliRun extra = CliRun.of("help", "bip37", "create", "extra");
+        assertEquals(2, extra.status, extra::toString);
+        assertTrue(extra.err.startsWith("chainfilter: 'chainfilter bip37 create' has no subcommands (no 'extra')"),
+                extra::toString);
+    }
+
+    /** A spent script's line may end in Unicode white space (an em space), which String.strip takes off, as before. */
+    @Test
+    void aListLineMayEndInUnicodeWhiteSpace(@TempDir Path dir) throws IOException {
+        Path spent = Files.writeString(dir.resolve("spent.hex"), Bip158CommandTest.SPENT + "\u2003\n",
+                StandardCharsets.UTF_8);
+        CliRun run = CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file", spent.toString());
+        assertEquals(0, run.status, run::toString);
+        assertEquals(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent",
+                Bip158CommandTest.SPENT).out, run.out);
     }
 
     /** {@code help} takes a subcommand's whole path (picocli's took one name and showed bip37's usage here). */

@@ -14,8 +14,8 @@ import org.chainfilter.testvectors.Vector;
 
 /**
  * {@code bip158-basic}: {@link BasicFilter#build} of the block and its spent scripts is {@code filter}, and its header
- * chained on {@code prevHeader} is {@code header} (both hashes in display order). {@code height}, when given, must be a
- * non-negative integer, and from height {@value #BIP34_EVERYWHERE} on, where BIP34 holds on mainnet and testnet3
+ * chained on {@code prevHeader} is {@code header} (both hashes in display order). {@code height}, when it reads as a
+ * whole number (an integer, {@code 180480.0}, or digits in a string; anything else is a label), from height {@value #BIP34_EVERYWHERE} on, where BIP34 holds on mainnet and testnet3
  * alike, a block must carry it as the first push of its coinbase; below that a block need not state its height (BIP34
  * began at 21,111 on testnet3, and a mainnet block of version 2 could lack it until 224,413), so there it is a label.
  */
@@ -34,16 +34,35 @@ public final class Bip158BasicSuite implements SuiteExecutor {
         if (vector.has("blockHash")) {
             Expect.equal("blockHash", Hex.encode(vector.hex("blockHash", 32)), block.hash().toDisplayHex());
         }
-        if (vector.has("height")) {
-            int height = vector.count("height");
+        Long height = vector.has("height") ? heightOf(vector) : null;
+        if (height != null) {
             if (height >= BIP34_EVERYWHERE && block.header().version() >= 2) {
-                Expect.equal("height (BIP34, the coinbase's first push)", (long) height, coinbaseHeight(block));
+                Expect.equal("height (BIP34, the coinbase's first push)", height, coinbaseHeight(block));
             }
         }
         BasicFilter filter = BasicFilter.build(block, vector.hexList("prevoutScripts"));
         Expect.bytes("filter", vector.hex("filter"), filter.encoded());
         Hash256 previous = Hash256.fromDisplayHex(Hex.encode(vector.hex("prevHeader", 32)));
         Expect.equal("header", Hex.encode(vector.hex("header", 32)), filter.header(previous).toDisplayHex());
+    }
+
+    /**
+     * The vector's height as a whole number: an integer, a whole number written with a fraction ({@code 180480.0}), or
+     * decimal digits in a string; null for anything else, which the schema does not forbid (it gives the field no
+     * type), so it is a label and not checked.
+     */
+    private static Long heightOf(Vector vector) {
+        try {
+            double value = vector.number("height");
+            return value >= 0 && value == Math.rint(value) && value <= Integer.MAX_VALUE ? (long) value : null;
+        } catch (RuntimeException notANumber) {
+            try {
+                String text = vector.text("height").strip();
+                return text.matches("[0-9]{1,9}") ? Long.parseLong(text) : null;
+            } catch (RuntimeException notText) {
+                return null;
+            }
+        }
     }
 
     /**
