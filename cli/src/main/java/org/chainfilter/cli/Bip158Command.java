@@ -119,8 +119,9 @@ final class Bip158Command implements Runnable {
         public Integer call() throws IOException {
             String text = CliInputs.oneOf(filterHex, filterFile, "--filter", "--filter-file");
             Hash256 hash = CliInputs.displayHash("--block-hash", blockHash);
-            BasicFilter filter = BasicFilter.parse(hash, CliInputs.hex(filterHex != null ? "--filter"
-                    : "--filter-file " + filterFile, text));
+            String source = filterHex != null ? "--filter" : "--filter-file " + filterFile;
+            byte[] bytes = CliInputs.hex(source, text);
+            BasicFilter filter = CliInputs.parsed(source, () -> BasicFilter.parse(hash, bytes));
             boolean match = filter.matchAny(CliInputs.decodeHex("SCRIPT", scripts));
             spec.commandLine().getOut().println(match ? "match" : "no match");
             return match ? 0 : NO_MATCH;

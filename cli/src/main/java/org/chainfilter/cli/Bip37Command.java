@@ -57,8 +57,9 @@ final class Bip37Command implements Runnable {
         /** The filter, refused with Core's limits named (36,000 bytes, 50 hash functions). */
         Bip37BloomFilter parse() throws IOException {
             String text = CliInputs.oneOf(hex, file, "--filterload", "--filterload-file");
-            return Bip37BloomFilter.parseFilterLoad(CliInputs.hex(hex != null ? "--filterload"
-                    : "--filterload-file " + file, text));
+            String source = hex != null ? "--filterload" : "--filterload-file " + file;
+            byte[] bytes = CliInputs.hex(source, text);
+            return CliInputs.parsed(source, () -> Bip37BloomFilter.parseFilterLoad(bytes));
         }
 
         Path file() {
@@ -185,8 +186,9 @@ final class Bip37Command implements Runnable {
             CliInputs.atMostOneStdin("--filterload-file", filterLoad.file(), "--tx-file", txFile);
             Bip37BloomFilter filter = filterLoad.parse();
             String text = CliInputs.oneOf(tx, txFile, "--tx", "--tx-file");
-            Transaction transaction = Transaction.parse(CliInputs.hex(tx != null ? "--tx" : "--tx-file " + txFile,
-                    text));
+            String source = tx != null ? "--tx" : "--tx-file " + txFile;
+            byte[] bytes = CliInputs.hex(source, text);
+            Transaction transaction = CliInputs.parsed(source, () -> Transaction.parse(bytes));
             boolean match = filter.isRelevantAndUpdate(transaction);
             PrintWriter out = spec.commandLine().getOut();
             out.println(match ? "match" : "no match");
@@ -245,8 +247,9 @@ final class Bip37Command implements Runnable {
         @Override
         public Integer call() throws IOException {
             String text = CliInputs.oneOf(merkleBlockHex, merkleBlockFile, "--merkleblock", "--merkleblock-file");
-            MerkleBlock merkleBlock = MerkleBlock.parse(CliInputs.hex(merkleBlockHex != null ? "--merkleblock"
-                    : "--merkleblock-file " + merkleBlockFile, text));
+            String source = merkleBlockHex != null ? "--merkleblock" : "--merkleblock-file " + merkleBlockFile;
+            byte[] bytes = CliInputs.hex(source, text);
+            MerkleBlock merkleBlock = CliInputs.parsed(source, () -> MerkleBlock.parse(bytes));
             List<MatchedTransaction> matches = merkleBlock.verify();
             PrintWriter out = spec.commandLine().getOut();
             out.println("block        " + merkleBlock.header().hash());

@@ -232,6 +232,18 @@ final class CliInputs {
         return digits.text();
     }
 
+    /**
+     * {@code parse} of the value {@code source} gave, a refusal of its bytes naming {@code source}: with two inputs
+     * (a filter and a transaction) "block header needs 80 bytes" alone did not say which was short.
+     */
+    static <T> T parsed(String source, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The longest value a refusal quotes; a longer one (a block, a filter) is named by its option alone. */
     static final int MAX_QUOTED_CHARS = 80;
 
@@ -427,7 +439,8 @@ final class CliInputs {
          */
         Block read() throws IOException {
             String source = hex != null ? "--block" : "--block-file " + file;
-            Block block = Block.parse(CliInputs.hex(source, oneOf(hex, file, "--block", "--block-file")));
+            byte[] bytes = CliInputs.hex(source, oneOf(hex, file, "--block", "--block-file"));
+            Block block = parsed(source, () -> Block.parse(bytes));
             int count = block.transactions().size();
             if (count > MAX_BLOCK_TRANSACTIONS) {
                 throw new IllegalArgumentException(source + ": the block holds " + count + " transactions; a block"

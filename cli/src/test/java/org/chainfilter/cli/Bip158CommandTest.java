@@ -93,7 +93,8 @@ class Bip158CommandTest {
     void matchRefusesAMalformedFilter() {
         CliRun run = CliRun.of("bip158", "match", "--filter", "0385acb4f0fe889ef000", "--block-hash", BLOCK_HASH, PAID);
         assertEquals(1, run.status, run::toString);
-        assertEquals("chainfilter: GCS filter has 1 bytes of excess data after its N = 3 elements" + NL, run.err);
+        assertEquals("chainfilter: --filter: GCS filter has 1 bytes of excess data after its N = 3 elements" + NL,
+                run.err);
         CliRun shortHash = CliRun.of("bip158", "match", "--filter", FILTER, "--block-hash", "00", PAID);
         assertEquals("chainfilter: --block-hash '00': display hash is 1 bytes; it must be exactly 32 bytes" + NL,
                 shortHash.err);

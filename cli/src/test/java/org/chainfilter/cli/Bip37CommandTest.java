@@ -170,7 +170,7 @@ class Bip37CommandTest {
         CliRun run = CliRun.of("bip37", "match", "--filterload", "fda18c" + "00".repeat(36001) + "000000000000000000",
                 "--tx", TX);
         assertEquals(1, run.status, run::toString);
-        assertEquals("chainfilter: filter is 36001 bytes; BIP37 allows at most 36000" + NL, run.err);
+        assertEquals("chainfilter: --filterload: filter is 36001 bytes; BIP37 allows at most 36000" + NL, run.err);
     }
 
     @Test
@@ -282,6 +282,12 @@ class Bip37CommandTest {
         assertEquals(2, twoStdin.status, twoStdin::toString);
         assertEquals("chainfilter: --filterload-file and --tx-file both read stdin ('-'); give one of them a file" + NL,
                 twoStdin.err);
+        // A value too short for what it should hold is named by its option (with two inputs, which was short?).
+        CliRun shortTx = CliRun.of("bip37", "match", "--filterload", filter, "--tx", "0100");
+        assertEquals(1, shortTx.status, shortTx::toString);
+        assertTrue(shortTx.err.startsWith("chainfilter: --tx: "), shortTx::toString);
+        CliRun emptyMerkle = CliRun.of("bip37", "verify", "--merkleblock", "");
+        assertTrue(emptyMerkle.err.startsWith("chainfilter: --merkleblock: "), emptyMerkle::toString);
         Path bad = Files.writeString(dir.resolve("bad.hex"), "00zz");
         CliRun badTx = CliRun.of("bip37", "match", "--filterload", filter, "--tx-file", bad.toString());
         assertEquals("chainfilter: --tx-file " + bad + ": not a hex digit: 'z' at line 1, column 3" + NL, badTx.err);
