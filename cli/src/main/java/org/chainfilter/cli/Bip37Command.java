@@ -100,8 +100,9 @@ final class Bip37Command implements Runnable {
                 description = "NONE, ALL or P2PUBKEY_ONLY (default ${DEFAULT-VALUE}); --flags overrides it.")
         private Bip37UpdateMode update;
 
-        @Option(names = "--flags", paramLabel = "BYTE", description = "The whole nFlags byte, 0..255.")
-        private Integer flags;
+        @Option(names = "--flags", paramLabel = "BYTE",
+                description = "The whole nFlags byte, 0..255, decimal or 0x-hex (as --tweak).")
+        private String flags;
 
         @Option(names = "--insert", paramLabel = "HEX", description = "Bytes to insert as they are (repeatable).")
         private List<String> inserts = new ArrayList<>();
@@ -120,7 +121,11 @@ final class Bip37Command implements Runnable {
             if (tweak != null && (tweakValue < 0 || tweakValue > 0xffffffffL)) {
                 throw new IllegalArgumentException("--tweak is " + tweak.strip() + "; nTweak is 0..4294967295");
             }
-            int nFlags = flags != null ? flags : update.flagValue();
+            long flagsValue = flags != null ? HashCommand.decimalOrHex(flags, "--flags") : update.flagValue();
+            if (flagsValue < 0 || flagsValue > 0xff) {
+                throw new IllegalArgumentException("--flags is " + flags.strip() + "; nFlags is one byte, 0..255");
+            }
+            int nFlags = (int) flagsValue;
             int nTweak = tweak != null ? (int) tweakValue : new SecureRandom().nextInt();
             Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(elements, falsePositiveRate, nTweak, nFlags);
             for (byte[] item : CliInputs.decodeHex("--insert", inserts)) {

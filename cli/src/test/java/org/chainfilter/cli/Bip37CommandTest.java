@@ -93,6 +93,21 @@ class Bip37CommandTest {
                 + " bip37 create --help')" + NL, fraction.err);
     }
 
+    /** --flags takes decimal or 0x-hex, as --tweak does (0x02 was refused), and one byte only. */
+    @Test
+    void flagsTakeDecimalOrHexAndOneByte() {
+        CliRun hex = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.01", "--tweak", "0", "--flags",
+                "0x02");
+        assertEquals(0, hex.status, hex::toString);
+        assertTrue(hex.out.contains("nFlags      2 (P2PUBKEY_ONLY)"), hex.out);
+        assertEquals(hex.out, CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.01", "--tweak", "0",
+                "--flags", "2").out);
+        CliRun big = CliRun.of("bip37", "create", "--elements", "10", "--fp-rate", "0.01", "--tweak", "0", "--flags",
+                "0x100");
+        assertEquals(1, big.status, big::toString);
+        assertEquals("chainfilter: --flags is 0x100; nFlags is one byte, 0..255" + NL, big.err);
+    }
+
     /** Core's sizing can give a match-all filter; the command says so on stderr (status 0, the filter is Core's). */
     @Test
     void createNotesAMatchAllFilter() {
