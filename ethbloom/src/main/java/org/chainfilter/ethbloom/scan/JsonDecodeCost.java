@@ -78,88 +78,101 @@ final class JsonDecodeCost {
      * answer, never decoded here (a string of millions of characters costs the estimate nothing): two bytes a character
      * for its text, and for the longest string four more, the buffers Jackson fills while decoding it. The value of an
      * error's {@code data}, which web3j keeps as JSON text, is charged six bytes a character more (that text and the
-     * buffers that write it). Should the answer not parse, its unread
-     * bytes are charged at {@link #MAX_PER_BYTE}: a decoder more lenient than this parser could read on.
+     * buffers that write it). Should the answer not parse, its unread bytes are charged at {@link #MAX_PER_BYTE} (a
+     * decoder more lenient than this parser could read on), and the string or error data it broke in up to the fault.
      *
      * @throws ResponseTooLargeException for a transaction's {@code v} longer than {@value #MAX_V_CHARS} characters,
      *     which web3j would take minutes or hours to convert
      */
     static long estimate(InputStream json, long bytes, long stopAbove) throws IOException {
-        long cost = 2 * bytes;
-        long stringStart = -1;
-        boolean stringIsV = false;
-        long longestString = 0;
-        long errorDataStart = -1;
-        int errorDataDepth = 0;
+        Tally tally = new Tally(2 * bytes);
         JsonParser parser = FACTORY.createParser(json);
         try (parser) {
             JsonToken token;
             while ((token = parser.nextToken()) != null) {
                 // Character offsets: with names not interned, Jackson reads through a character decoder.
                 long at = parser.currentTokenLocation().getCharOffset();
-                if (stringStart >= 0) {
-                    cost += stringCost(at - stringStart, stringIsV);
-                    longestString = Math.max(longestString, at - stringStart);
-                    stringStart = -1;
+                tally.closeString(at);
+                if (tally.errorDataStart >= 0 && tally.errorDataStart < at
+                        && endsErrorData(parser, token, tally.errorDataDepth)) {
+                    tally.closeErrorData(at);
                 }
-                if (errorDataStart >= 0 && errorDataStart < at && endsErrorData(parser, token, errorDataDepth)) {
-                    cost += 6 * (at - errorDataStart);
-                    errorDataStart = -1;
-                }
-                if (cost + 4 * longestString > stopAbove) {
-                    return cost + 4 * longestString;
+                if (tally.total() > stopAbove) {
+                    return tally.total();
                 }
                 switch (token) {
-                    case START_OBJECT:
-                        cost += OBJECT;
-                        break;
-                    case START_ARRAY:
-                        cost += ARRAY;
-                        break;
                     case FIELD_NAME:
                         // Names are short (Jackson refuses names over 50,000 characters) and decoded by the parser.
-                        cost += FIELD + 3L * parser.getTextLength();
-                        if (errorDataStart < 0 && "data".equals(parser.currentName())
+                        tally.cost += FIELD + 3L * parser.getTextLength();
+                        if (tally.errorDataStart < 0 && "data".equals(parser.currentName())
                                 && parser.getParsingContext().getParent() != null
                                 && "error".equals(parser.getParsingContext().getParent().getCurrentName())) {
-                            errorDataDepth = parser.getParsingContext().getNestingDepth();
-                            errorDataStart = at;
+                            tally.errorDataDepth = parser.getParsingContext().getNestingDepth();
+                            tally.errorDataStart = at;
                         }
                         break;
                     case VALUE_STRING:
-                        cost += SCALAR;
-                        stringStart = at;
-                        stringIsV = "v".equals(parser.currentName());
+                        tally.cost += SCALAR;
+                        tally.stringStart = at;
+                        tally.stringIsV = "v".equals(parser.currentName());
                         break;
                     default:
-                        cost += tokenCost(parser, token);
+                        tally.cost += tokenCost(parser, token);
                         break;
                 }
             }
             long end = parser.currentLocation().getCharOffset();
-            if (stringStart >= 0) {
-                cost += stringCost(end - stringStart, stringIsV);
-                longestString = Math.max(longestString, end - stringStart);
-            }
-            if (errorDataStart >= 0) {
-                cost += 6 * (end - errorDataStart);
-            }
+            tally.closeString(end);
+            tally.closeErrorData(end);
         } catch (JsonProcessingException malformed) {
             // Characters read stand for at least as many bytes: the unread bytes are at most this many. (The
             // exception's location: a closed parser's says it read everything.)
             long read = malformed.getLocation() == null ? 0 : Math.max(0, malformed.getLocation().getCharOffset());
-            cost += Math.max(0, bytes - read) * MAX_PER_BYTE;
+            tally.cost += Math.max(0, bytes - read) * MAX_PER_BYTE;
             // What web3j has decoded by the time it fails there: the string the parse broke after (Jackson skips a
             // string whole before it finds the fault) and an error's data still open.
-            if (stringStart >= 0 && read > stringStart) {
-                cost += stringCost(read - stringStart, stringIsV);
-                longestString = Math.max(longestString, read - stringStart);
-            }
-            if (errorDataStart >= 0 && read > errorDataStart) {
-                cost += 6 * (read - errorDataStart);
-            }
+            tally.closeString(read);
+            tally.closeErrorData(read);
         }
-        return cost + 4 * longestString;
+        return tally.total();
+    }
+
+    /** The running estimate, with the string and the error data whose ends are not yet known. */
+    private static final class Tally {
+        long cost;
+        long longestString;
+        /** Where the string being read began, or -1. */
+        long stringStart = -1;
+        boolean stringIsV;
+        /** Where an error's data value began, or -1; the error object's nesting depth. */
+        long errorDataStart = -1;
+        int errorDataDepth;
+
+        Tally(long cost) {
+            this.cost = cost;
+        }
+
+        /** Charges the string being read, if any, as ending at {@code offset}. */
+        void closeString(long offset) throws ResponseTooLargeException {
+            if (stringStart >= 0 && offset > stringStart) {
+                cost += stringCost(offset - stringStart, stringIsV);
+                longestString = Math.max(longestString, offset - stringStart);
+            }
+            stringStart = -1;
+        }
+
+        /** Charges the error data being read, if any, as ending at {@code offset}: six bytes a character more. */
+        void closeErrorData(long offset) {
+            if (errorDataStart >= 0 && offset > errorDataStart) {
+                cost += 6 * (offset - errorDataStart);
+            }
+            errorDataStart = -1;
+        }
+
+        /** The estimate, with the longest string's decoding buffers: four bytes a character. */
+        long total() {
+            return cost + 4 * longestString;
+        }
     }
 
     /**
@@ -188,8 +201,6 @@ final class JsonDecodeCost {
                 return OBJECT;
             case START_ARRAY:
                 return ARRAY;
-            case VALUE_STRING:
-                return SCALAR;
             case VALUE_NUMBER_INT:
             case VALUE_NUMBER_FLOAT:
             case VALUE_EMBEDDED_OBJECT:
