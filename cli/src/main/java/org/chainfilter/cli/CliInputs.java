@@ -73,7 +73,7 @@ final class CliInputs {
      * Opens {@code file} ({@value #STDIN}: standard input, left open), naming the option when there is no such file (the
      * bare "no such file: F" did not say which of a command's file options named it).
      */
-    private static InputStream open(Path file, String option) throws IOException {
+    static InputStream open(Path file, String option) throws IOException {
         if (file.toString().equals(STDIN)) {
             return new NonClosing(System.in);
         }

@@ -66,26 +66,14 @@ final class EthBloomCommand implements Callable<Integer> {
      * of empty objects took more than a 6 GB heap as one). Returns the number of logs.
      */
     static int readLogs(String file, LogsBloom.Builder builder) throws IOException {
-        boolean stdin = file == null || file.equals("-");
+        boolean stdin = file == null || file.equals(CliInputs.STDIN);
         String source = stdin ? "stdin" : file;
-        InputStream raw;
-        if (stdin) {
-            raw = new java.io.FilterInputStream(System.in) {
-                @Override
-                public void close() {
-                    // standard input stays open
-                }
-            };
-        } else {
-            Path path = CliInputs.regularFile(Path.of(file), "FILE");
-            if (!Files.exists(path)) {
-                throw new IllegalArgumentException("FILE " + file + ": no such file");
-            }
+        Path path = Path.of(stdin ? CliInputs.STDIN : file);
+        InputStream raw = CliInputs.open(path, "FILE");
+        if (!stdin && Files.size(path) > MAX_INPUT_BYTES) {
             long size = Files.size(path);
-            if (size > MAX_INPUT_BYTES) {
-                throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);
-            }
-            raw = Files.newInputStream(path);
+            raw.close();
+            throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);
         }
         // The size a device or a growing file reports need not bound what it yields: counted as it is read.
         try (InputStream in = new Bounded(raw, source); JsonParser parser = JSON.createParser(in)) {
