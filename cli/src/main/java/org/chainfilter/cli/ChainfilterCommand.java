@@ -114,12 +114,13 @@ public final class ChainfilterCommand implements Runnable {
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; give it more with JAVA_OPTS=-Xmx...)");
             status = ErrorHandler.FAILURE;
         }
-        if (out.checkError() && (status == 0 || status == Bip37Command.NO_MATCH) && isBrokenPipe(outFailure.get())) {
-            return BROKEN_PIPE;
-        }
         if (out.checkError() && (status == 0 || status == Bip37Command.NO_MATCH)) {
-            // A full disk or a closed pipe: a script must not take a cut-off answer for a whole one. (A command that
-            // failed has said why already; eth scan names the log that was lost. "No match", 3, is an answer too.)
+            // A script must not take a cut-off answer for a whole one. (A command that failed has said why already;
+            // eth scan names the log that was lost. "No match", 3, is an answer too.) A reader that has gone ends it
+            // quietly, as SIGPIPE would; anything else (a full disk) is said.
+            if (isBrokenPipe(outFailure.get())) {
+                return BROKEN_PIPE;
+            }
             err.println("chainfilter: standard output: write error (the output is incomplete)");
             status = ErrorHandler.FAILURE;
         }

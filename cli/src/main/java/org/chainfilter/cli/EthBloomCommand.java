@@ -70,8 +70,8 @@ final class EthBloomCommand implements Callable<Integer> {
         String source = stdin ? "stdin" : file;
         Path path = Path.of(stdin ? CliInputs.STDIN : file);
         InputStream raw = CliInputs.open(path, "FILE");
-        if (!stdin && Files.size(path) > MAX_INPUT_BYTES) {
-            long size = Files.size(path);
+        long size = stdin ? 0 : Files.size(path);
+        if (size > MAX_INPUT_BYTES) {
             raw.close();
             throw new IllegalArgumentException(file + " is " + size + " bytes, more than " + LIMIT);
         }
@@ -263,7 +263,6 @@ final class EthBloomCommand implements Callable<Integer> {
             boolean container = false;
             String containerField = null;
             String address = null;
-            boolean addressGiven = false;
             List<String> topics = null;
             int topicCount = 0;
             int notString = -1;
@@ -279,7 +278,6 @@ final class EthBloomCommand implements Callable<Integer> {
                         containerField = name;
                         break;
                     case "address":
-                        addressGiven = true;
                         address = value == JsonToken.VALUE_STRING ? parser.getText() : null;
                         parser.skipChildren();
                         break;
@@ -312,7 +310,7 @@ final class EthBloomCommand implements Callable<Integer> {
                 return;
             }
             int index = count++;
-            if (!addressGiven || address == null) {
+            if (address == null) {
                 throw new IllegalArgumentException("log " + index + " has no address string");
             }
             if (topics == null) {
