@@ -30,6 +30,11 @@ class Bip158CommandTest {
     private static final String PREVIOUS_HEADER = "31d66d516a9eda7de865df29f6ef6cb8e4bf9309e5dac899968a9a62a5df61e3";
     private static final String FILTER = "0385acb4f0fe889ef0";
     private static final String HEADER = "4e6d564c2a2452065c205dd7eb2791124e0c4e0dbb064c410c24968572589dec";
+    /**
+     * dSHA256 of {@link #FILTER} in display order, computed outside this library (Python hashlib); the vector file
+     * publishes no filter hash.
+     */
+    private static final String FILTER_HASH = "5b753e331824ae32f87ee449e36405aac6229df814fa460c48fe4aca1b3fe713";
     /** The coinbase's P2PKH output script, a member of the filter. */
     private static final String PAID = "76a914f2c25ac3d59f3d674b1d1d0a25c27339aaac0ba688ac";
 
@@ -37,10 +42,8 @@ class Bip158CommandTest {
     void buildPrintsThePublishedFilterAndHeader() {
         CliRun run = CliRun.of("bip158", "build", "--block", BLOCK, "--spent", SPENT, "--prev-header", PREVIOUS_HEADER);
         assertEquals(0, run.status, run::toString);
-        String filterHash = run.out.lines().filter(l -> l.startsWith("filter-hash")).findFirst().orElseThrow()
-                .substring(12);
         assertEquals("block       " + BLOCK_HASH + NL + "elements    3" + NL + "filter      " + FILTER + NL
-                + "filter-hash " + filterHash + NL + "header      " + HEADER + NL, run.out);
+                + "filter-hash " + FILTER_HASH + NL + "header      " + HEADER + NL, run.out);
         assertEquals("", run.err);
     }
 
