@@ -30,8 +30,9 @@ import org.chainfilter.testvectors.Vector;
  *       {@code dSHA256(dSHA256(filter) || previous header)} is the trusted header. The first peer asked withholds:
  *       it serves filters built without the wallet's scripts, the way a peer hiding payments would. Its filters of the
  *       blocks that pay the wallet fail the check; the wallet stops asking it and asks the honest peer.</li>
- *   <li>It matches its scripts against each accepted filter ({@link GcsQuery}: sorted once, no allocation per
- *       block) and downloads only the blocks that match.</li>
+ *   <li>It matches its scripts against each accepted filter ({@link GcsQuery}: one buffer kept for the wallet, its
+ *       scripts hashed and sorted again under each block's key, no allocation per block) and downloads only the
+ *       blocks that match.</li>
  *   <li>For each downloaded block it checks the hash against the filter's block hash and the merkle root against the
  *       transactions, checks that the filter holds every output script of the block (the part of a filter a light
  *       client can verify without the scripts the inputs spend), and collects the outputs that pay it.</li>
