@@ -61,8 +61,8 @@ public final class GcsFilter {
      * @throws IllegalArgumentException when {@code elements} or one of them is null (naming its index in iteration
      *                                  order), when there are more than {@link #MAX_ELEMENT_COUNT} distinct elements (the
      *                                  count is known once the hashes are sorted and byte-equal elements merged, and is
-     *                                  checked before anything is sized by it or written), or the stream would exceed
-     *                                  {@link CompactSize#MAX_SIZE} bytes
+     *                                  checked before anything is sized by it or written), or the serialization (N
+     *                                  and the stream) would exceed {@link CompactSize#MAX_SIZE} bytes
      */
     public static GcsFilter build(GcsParams params, Collection<byte[]> elements) {
         return build(params, elements, MAX_ELEMENT_COUNT);
@@ -123,12 +123,13 @@ public final class GcsFilter {
     }
 
     /**
-     * Refuses, before anything is written, a set whose stream would exceed {@link CompactSize#MAX_SIZE} bytes: each
-     * element costs {@code (delta >> P) + 1 + P} bits, so an M far above {@code 2^P} (e.g. P = 0 with M near 2^32)
-     * makes every delta a unary run of billions of bits. Core could not deserialize such a filter either.
+     * Refuses, before anything is written, a set whose serialization (N's CompactSize and the stream) would exceed
+     * {@link CompactSize#MAX_SIZE} bytes, the most Core reads as a filter's byte vector: each element costs
+     * {@code (delta >> P) + 1 + P} bits, so an M far above {@code 2^P} (e.g. P = 0 with M near 2^32) makes every delta
+     * a unary run of billions of bits.
      */
     private static void checkEncodable(GcsParams params, long[] sorted, int count, long range) {
-        long limitBits = 8 * CompactSize.MAX_SIZE;
+        long limitBits = 8 * (CompactSize.MAX_SIZE - CompactSize.encodedLength(count));
         long bits = 0;
         long previous = 0;
         for (int i = 0; i < count; i++) {
@@ -138,7 +139,7 @@ public final class GcsFilter {
             if (bits > limitBits || bits < 0) {
                 throw new IllegalArgumentException("a GCS of N = " + count + " elements with P = " + params.p()
                         + " and M = " + params.m() + " would take more than " + CompactSize.MAX_SIZE
-                        + " bytes; choose M near 2^P (BIP158: P = 19, M = 784931)");
+                        + " bytes with its count; choose M near 2^P (BIP158: P = 19, M = 784931)");
             }
         }
     }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.chainfilter.btcwire.CompactSize;
 import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -158,6 +159,34 @@ class GcsFilterTest {
         GcsFilter atTheLimit = GcsFilter.build(KEY_00_0F, fourWithCopies, 4);
         assertEquals(4, atTheLimit.elementCount());
         assertEquals(GcsFilter.build(KEY_00_0F, fourWithCopies), atTheLimit);
+    }
+
+    /**
+     * Core reads a filter as a byte vector of at most MAX_SIZE bytes, N's CompactSize included. One element with P = 0
+     * takes {@code value + 1} bits, and M is chosen so that the value puts the stream at MAX_SIZE bytes (one byte too
+     * many with N's) or one byte short of it (the largest filter Core can read).
+     */
+    @Test
+    void buildRefusesASerializationLongerThanCoreReadsCountingN() {
+        byte[] item = {42};
+        long hash = GcsParams.of(1, 2, 0, 1).hash(item);
+        long oneTooMany = mInto(hash, 8 * CompactSize.MAX_SIZE - 4);
+        assertEquals("a GCS of N = 1 elements with P = 0 and M = " + oneTooMany + " would take more than 33554432"
+                + " bytes with its count; choose M near 2^P (BIP158: P = 19, M = 784931)",
+                assertThrows(IllegalArgumentException.class,
+                        () -> GcsFilter.build(GcsParams.of(1, 2, 0, oneTooMany), List.of(item))).getMessage());
+        long largest = mInto(hash, 8 * (CompactSize.MAX_SIZE - 1) - 4);
+        GcsFilter filter = GcsFilter.build(GcsParams.of(1, 2, 0, largest), List.of(item));
+        assertEquals(CompactSize.MAX_SIZE, filter.encodedLength());
+        assertTrue(filter.match(item));
+    }
+
+    /** The M for which the one element of {@code hash} maps to {@code value} (N = 1, so the range is M). */
+    private static long mInto(long hash, long value) {
+        BigInteger m = BigInteger.valueOf(value).shiftLeft(64).divide(unsigned(hash)).add(BigInteger.ONE);
+        assertEquals(value, GcsParams.mapToRange(hash, m.longValueExact()), "hash " + Long.toUnsignedString(hash));
+        assertTrue(m.longValueExact() <= GcsParams.MAX_M, "hash " + Long.toUnsignedString(hash) + " needs M " + m);
+        return m.longValueExact();
     }
 
     /** As GcsQuery.of does: a null element is named by its index, not left to a bare NullPointerException. */
