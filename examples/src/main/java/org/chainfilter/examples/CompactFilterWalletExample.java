@@ -26,14 +26,17 @@ import org.chainfilter.testvectors.Vector;
  *   <li>The wallet trusts one chain of filter headers. A real wallet gets it from several peers' {@code cfheaders}
  *       and {@code cfcheckpt} messages and keeps the chain they agree on ({@code FilterHeaders.firstDisagreement}
  *       finds where two disagree); here it is the vectors' published headers.</li>
- *   <li>For each block it asks a peer for the {@code cfilter} and accepts it only if
- *       {@code dSHA256(dSHA256(filter) || previous header)} is the trusted header. The first peer asked withholds:
- *       it serves filters built without the wallet's scripts, the way a peer hiding payments would. Its filters of the
- *       blocks that pay the wallet fail the check; the wallet stops asking it and asks the honest peer.</li>
+ *   <li>For each block it asks a peer for the {@code cfilter} and accepts it only if it names the block asked for
+ *       (the hash from the wallet's block headers: the filter header does not commit to it, and it keys the filter's
+ *       SipHash, so the true filter under another block's hash chains to the header and hides the block's
+ *       payments) and {@code dSHA256(dSHA256(filter) || previous header)} is the trusted header. The first peer asked
+ *       withholds: it serves filters built without the wallet's scripts, the way a peer hiding payments would. Its
+ *       filters of the blocks that pay the wallet fail the check; the wallet stops asking it and asks the honest
+ *       peer.</li>
  *   <li>It matches its scripts against each accepted filter ({@link GcsQuery}: one buffer kept for the wallet, its
  *       scripts hashed and sorted again under each block's key, no allocation per block) and downloads only the
  *       blocks that match.</li>
- *   <li>For each downloaded block it checks the hash against the filter's block hash and the merkle root against the
+ *   <li>For each downloaded block it checks the hash against the block asked for and the merkle root against the
  *       transactions, checks that the filter holds every output script of the block (the part of a filter a light
  *       client can verify without the scripts the inputs spend), and collects the outputs that pay it.</li>
  * </ol>
@@ -56,6 +59,11 @@ public final class CompactFilterWalletExample {
                   long paidSatoshis, long filterBytes, long downloadedBlockBytes, long allBlockBytes) {
     }
 
+    /** A peer asked for a block's basic filter: the {@code cfilter} payload it answers for the block. */
+    interface Peer {
+        byte[] cfilter(Block block, List<byte[]> spentScripts);
+    }
+
     /** One block of the chain as the peers see it: the full node's view (block and the scripts its inputs spend). */
     private record ChainBlock(int height, Block block, byte[] raw, List<byte[]> spentScripts, Hash256 previousHeader,
                               Hash256 header) {
@@ -66,8 +74,12 @@ public final class CompactFilterWalletExample {
     }
 
     static Result run(PrintStream out) {
-        List<byte[]> walletScripts = List.of(Hex.decode(P2PKH_SCRIPT), Hex.decode(P2WPKH_SCRIPT),
-                Hex.decode(UNUSED_SCRIPT));
+        return run(out, CompactFilterWalletExample::withholdingPeer);
+    }
+
+    /** The wallet's flow with {@code firstPeer} asked first, until one of its filters fails the checks. */
+    static Result run(PrintStream out, Peer firstPeer) {
+        List<byte[]> walletScripts = walletScripts();
         GcsQuery query = GcsQuery.of(walletScripts);
         List<ChainBlock> chain = chain();
 
@@ -88,21 +100,21 @@ public final class CompactFilterWalletExample {
             CFilter served = null;
             String servedBy;
             if (!withholdingPeerBanned) {
-                CFilter offered = CFilter.parse(withholdingPeer(entry, walletScripts));
-                if (headerOf(offered, entry.previousHeader).equals(entry.header)) {
+                CFilter offered = CFilter.parse(firstPeer.cfilter(entry.block, entry.spentScripts));
+                if (isFilterOf(offered, entry)) {
                     served = offered;
                     servedBy = "peer A";
                 } else {
                     refused.add(entry.height);
                     withholdingPeerBanned = true;
-                    servedBy = "peer B (peer A's failed header)";
+                    servedBy = "peer B (peer A's filter refused)";
                 }
             } else {
                 servedBy = "peer B";
             }
             if (served == null) {
-                served = CFilter.parse(honestPeer(entry));
-                if (!headerOf(served, entry.previousHeader).equals(entry.header)) {
+                served = CFilter.parse(honestPeer(entry.block, entry.spentScripts));
+                if (!isFilterOf(served, entry)) {
                     throw new IllegalStateException("no peer serves a filter matching the header of block "
                             + entry.height);
                 }
@@ -112,7 +124,7 @@ public final class CompactFilterWalletExample {
             boolean match = filter.matchAny(query);
             String action = "skipped, block not downloaded";
             if (match) {
-                Block block = download(entry, served.blockHash());
+                Block block = download(entry, entry.block.hash());
                 downloaded.add(entry.height);
                 downloadedBytes += entry.raw.length;
                 List<byte[]> missing = outputScriptsMissingFrom(filter, block);
@@ -148,6 +160,15 @@ public final class CompactFilterWalletExample {
                 downloadedBytes, allBytes);
     }
 
+    /**
+     * Whether a served filter is the basic filter of {@code entry}'s block: it names that block's hash and its header,
+     * on the trusted previous one, is the trusted header.
+     */
+    private static boolean isFilterOf(CFilter served, ChainBlock entry) {
+        return served.blockHash().equals(entry.block.hash())
+                && headerOf(served, entry.previousHeader).equals(entry.header);
+    }
+
     /** The header a served filter yields on {@code previousHeader}: dSHA256(dSHA256(filter bytes) || previous). */
     static Hash256 headerOf(CFilter filter, Hash256 previousHeader) {
         return FilterHeaders.header(filter.filterHash(), previousHeader);
@@ -171,24 +192,30 @@ public final class CompactFilterWalletExample {
         return missing;
     }
 
+    /** The wallet's scripts: two that bundled blocks pay and one that none does. */
+    static List<byte[]> walletScripts() {
+        return List.of(Hex.decode(P2PKH_SCRIPT), Hex.decode(P2WPKH_SCRIPT), Hex.decode(UNUSED_SCRIPT));
+    }
+
     /** The full node's {@code cfilter} payload for the block. */
-    private static byte[] honestPeer(ChainBlock entry) {
-        return CFilter.of(BasicFilter.build(entry.block, entry.spentScripts)).serialize();
+    private static byte[] honestPeer(Block block, List<byte[]> spentScripts) {
+        return CFilter.of(BasicFilter.build(block, spentScripts)).serialize();
     }
 
     /** A peer that hides the wallet's payments: its filters leave out the wallet's scripts. */
-    private static byte[] withholdingPeer(ChainBlock entry, Collection<byte[]> walletScripts) {
+    private static byte[] withholdingPeer(Block block, List<byte[]> spentScripts) {
+        List<byte[]> walletScripts = walletScripts();
         List<byte[]> elements = new ArrayList<>();
-        for (byte[] element : BasicFilter.elements(entry.block, entry.spentScripts)) {
+        for (byte[] element : BasicFilter.elements(block, spentScripts)) {
             if (!contains(walletScripts, element)) {
                 elements.add(element);
             }
         }
-        GcsFilter gcs = GcsFilter.build(BasicFilter.params(entry.block.hash()), elements);
-        return new CFilter(entry.block.hash(), gcs.encoded()).serialize();
+        GcsFilter gcs = GcsFilter.build(BasicFilter.params(block.hash()), elements);
+        return new CFilter(block.hash(), gcs.encoded()).serialize();
     }
 
-    /** The block as a peer sends it, checked against the hash the filter is for and against its merkle root. */
+    /** The block as a peer sends it, checked against the hash asked for and against its merkle root. */
     private static Block download(ChainBlock entry, Hash256 expectedHash) {
         Block block = Block.parse(entry.raw);
         if (!block.hash().equals(expectedHash)) {

@@ -9,8 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.chainfilter.bip158.BasicFilter;
+import org.chainfilter.bip158.CFilter;
 import org.chainfilter.bip158.GcsFilter;
+import org.chainfilter.bip158.GcsQuery;
 import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.Transaction;
 import org.chainfilter.btcwire.TxOutput;
 import org.chainfilter.common.Hex;
@@ -39,6 +42,26 @@ class CompactFilterWalletExampleTest {
         assertTrue(result.downloadedBlockBytes() < result.allBlockBytes());
         String printed = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("refused peer A's filter of block(s) [926485]"), printed);
+    }
+
+    /**
+     * A peer that serves a block's true filter under another block's hash (here its parent's) whenever the filter
+     * would show the wallet a payment: the filter header commits to the filter bytes alone, so the bytes chain to the
+     * trusted header, but the wallet then queries them with the other block's SipHash key and misses the block. The
+     * wallet accepted such filters, downloaded nothing and found none of its three payments (found by a review).
+     */
+    @Test
+    void aFilterNamingAnotherBlockIsRefused() {
+        GcsQuery wallet = GcsQuery.of(CompactFilterWalletExample.walletScripts());
+        CompactFilterWalletExample.Result result = CompactFilterWalletExample.run(
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), (block, spent) -> {
+                    BasicFilter honest = BasicFilter.build(block, spent);
+                    Hash256 named = honest.matchAny(wallet) ? block.header().previousBlockHash() : block.hash();
+                    return new CFilter(named, honest.encoded()).serialize();
+                });
+        assertEquals(List.of(926485), result.refusedHeights());
+        assertEquals(List.of(926485, 1263442), result.downloadedHeights());
+        assertEquals(paymentsInEveryBlock(), result.payments());
     }
 
     /** A filter that leaves out one of the block's output scripts is caught by the light client's own check. */
