@@ -32,7 +32,8 @@ import org.chainfilter.common.Hex;
  *       and sends the {@code filterload} bytes;</li>
  *   <li>the peer parses them under Core's limits, runs the real block through the filter as Core does, and answers
  *       with a {@code merkleblock} and the matched transactions (serialized without witness, as Core sends them);</li>
- *   <li>the wallet parses the merkle block, checks the partial Merkle tree and its root against the header, takes
+ *   <li>the wallet parses the merkle block, checks that its header is the block it asked for (the hash its chain of
+ *       headers holds; here the published one) and the partial Merkle tree and its root against that header, takes
  *       only transactions whose txid the proof covers, and reads them as bitcoinj transactions.</li>
  * </ol>
  * Run: {@code mvn -q -pl examples -am install -DskipTests} then
@@ -45,6 +46,9 @@ public final class SpvWalletExample {
     /** The public key that block 5a4ded's transaction 1 pays to (P2PK), from Core's merkle_block_2 test. */
     static final String WALLET_PUBKEY = "044a656f065871a353f216ca26cef8dde2f03e8c16202d2e8ad769f02032cb86a5eb5e56842e"
             + "92e19141d60a01928f8dd2c875a390f67c1f6c94cfc617c0ea45af";
+
+    /** The hash of mainnet block 5a4ded, as published with it. */
+    static final String BLOCK_HASH = "000000005a4ded781e667e06ceefafb71410b511fe0d5adc3e5a27ecbec34ae6";
 
     private SpvWalletExample() {
     }
@@ -80,8 +84,24 @@ public final class SpvWalletExample {
         out.println("peer    -> merkleblock " + merkleBlockMessage.length + " bytes and " + txMessages.size()
                 + " tx messages");
 
+        return receive(out, key, Hash256.fromDisplayHex(BLOCK_HASH), merkleBlockMessage, txMessages);
+    }
+
+    /**
+     * The wallet's side of the answer to its request for the filtered block {@code requested}, a hash from its chain
+     * of headers.
+     *
+     * @throws IllegalStateException when the merkleblock's header is not the block asked for: a proof checks only
+     *     against its own header, which anyone can write around a merkle root of their own
+     */
+    static Result receive(PrintStream out, ECKey key, Hash256 requested, byte[] merkleBlockMessage,
+                          List<byte[]> txMessages) {
         // Wallet side: verify the proof, then accept only the transactions it proves.
         MerkleBlock received = MerkleBlock.parse(merkleBlockMessage);
+        if (!received.header().hash().equals(requested)) {
+            throw new IllegalStateException("the peer answered with block " + received.header().hash()
+                    + ", not the block asked for, " + requested);
+        }
         List<MatchedTransaction> proven = received.verify();
         FilteredBlock asBitcoinj = BitcoinjAdapters.toBitcoinj(received);
         if (asBitcoinj.getTransactionHashes().size() != proven.size()) {

@@ -2,13 +2,26 @@ package org.chainfilter.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.bitcoinj.crypto.ECKey;
+import org.chainfilter.bip37.Bip37BloomFilter;
+import org.chainfilter.bip37.MatchedTransaction;
+import org.chainfilter.bip37.MerkleBlock;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.BlockHeader;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.btcwire.MerkleRoot;
+import org.chainfilter.btcwire.OutPoint;
 import org.chainfilter.btcwire.Transaction;
+import org.chainfilter.btcwire.TxInput;
+import org.chainfilter.btcwire.TxOutput;
+import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.Test;
 
 class SpvWalletExampleTest {
@@ -37,15 +50,37 @@ class SpvWalletExampleTest {
                 printed);
     }
 
+    /**
+     * A peer answers with a merkleblock over a block of its own making: the real header's fields around the merkle root
+     * of a transaction paying the wallet's key 21 million bitcoins. The proof is sound against that header, and the
+     * wallet credited the payment, as it checked the proof against whatever header came with it (found by a review).
+     */
+    @Test
+    void aProofOverAnotherBlockIsRefused() {
+        byte[] key = Hex.decode(SpvWalletExample.WALLET_PUBKEY);
+        Transaction forged = new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.fromDisplayHex(
+                "11".repeat(32)), 0), new byte[] {0x51}, 0xffffffffL, List.of())), List.of(new TxOutput(
+                2_100_000_000_000_000L, Hex.decode("41" + SpvWalletExample.WALLET_PUBKEY + "ac"))), 0);
+        BlockHeader real = Block.fromHex(blockHex()).header();
+        Block fake = new Block(new BlockHeader(real.version(), real.previousBlockHash(),
+                MerkleRoot.of(List.of(forged.txid())), real.time(), real.bits(), real.nonce()), List.of(forged));
+        Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(10, 0.0001, 0, 1);
+        filter.insert(key);
+        byte[] merkleBlock = MerkleBlock.fromBlockAndFilter(fake, filter).serialize();
+        assertEquals(List.of(new MatchedTransaction(0, forged.txid())), MerkleBlock.parse(merkleBlock).verify(),
+                "the proof is sound against its own header");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SpvWalletExample.receive(
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                ECKey.fromPublicOnly(key), Hash256.fromDisplayHex(SpvWalletExample.BLOCK_HASH), merkleBlock,
+                List.of(forged.serialize(false))));
+        assertEquals("the peer answered with block " + fake.hash() + ", not the block asked for, "
+                + SpvWalletExample.BLOCK_HASH, e.getMessage());
+    }
+
     /** Every pay-to-pubkey output to the wallet's key in the whole block, summed by bitcoinj alone. */
     private static long paidToKeyInWholeBlock() {
-        String raw;
-        try (var in = SpvWalletExample.class.getResourceAsStream("block_5a4ded.txt")) {
-            raw = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("raw="))
-                    .findFirst().orElseThrow().substring(4);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        String raw = blockHex();
         byte[] key = org.chainfilter.common.Hex.decode(SpvWalletExample.WALLET_PUBKEY);
         long paid = 0;
         var block = org.bitcoinj.core.Block.read(java.nio.ByteBuffer.wrap(org.chainfilter.common.Hex.decode(raw)));
@@ -59,6 +94,16 @@ class SpvWalletExampleTest {
             }
         }
         return paid;
+    }
+
+    /** The serialized block 5a4ded as the example reads it. */
+    private static String blockHex() {
+        try (var in = SpvWalletExample.class.getResourceAsStream("block_5a4ded.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("raw="))
+                    .findFirst().orElseThrow().substring(4);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
