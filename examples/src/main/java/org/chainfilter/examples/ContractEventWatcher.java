@@ -12,6 +12,7 @@ import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
+import org.chainfilter.ethbloom.scan.CheckpointStore;
 import org.chainfilter.ethbloom.scan.FileCheckpointStore;
 import org.chainfilter.ethbloom.scan.ScanException;
 import org.chainfilter.ethbloom.scan.ScanSummary;
@@ -41,8 +42,9 @@ import org.web3j.protocol.exceptions.ClientConnectionException;
  * off past 64 MiB, so a stalled or runaway node ends the watch with a message instead of holding it or its heap.
  *
  * <p>Options: {@code --rpc URL} (required), {@code --address HEX} (required), {@code --event SIGNATURE} (topic 0 =
- * Keccak-256 of the signature; default: every event of the contract), {@code --from N} (default: the confirmed head,
- * i.e. only new events), {@code --confirmations N} (default 12), {@code --checkpoint FILE}, {@code --poll-seconds S}
+ * Keccak-256 of the signature; default: every event of the contract), {@code --from N} (default: the block after the
+ * checkpoint when there is one, else the confirmed head, i.e. only new events; a checkpoint past {@code --from} wins),
+ * {@code --confirmations N} (default 12), {@code --checkpoint FILE}, {@code --poll-seconds S}
  * (default 12, one mainnet slot), {@code --max-polls N} (default: watch until stopped).
  */
 public final class ContractEventWatcher {
@@ -110,16 +112,23 @@ public final class ContractEventWatcher {
             topic0 = Hash.sha3String(event);
             filter.topic(0, Hex.decode(topic0));
         }
-        BlockScanner.Builder scanner = BlockScanner.builder(BoundedHttp.service(rpc)).confirmations(confirmations);
-        if (options.containsKey("--checkpoint")) {
-            scanner.checkpoints(new FileCheckpointStore(Path.of(options.get("--checkpoint"))));
+        CheckpointStore checkpoints = options.containsKey("--checkpoint")
+                ? new FileCheckpointStore(Path.of(options.get("--checkpoint"))) : CheckpointStore.none();
+        BlockScanner watcher = BlockScanner.builder(BoundedHttp.service(rpc)).confirmations(confirmations)
+                .checkpoints(checkpoints).build();
+        long next;
+        if (options.containsKey("--from")) {
+            next = number(options, "--from", null, 0, Long.MAX_VALUE);
+        } else if (checkpoints.load().isPresent()) {
+            // A restart: from the confirmed head, the blocks that came while the watcher was stopped were skipped.
+            next = 0;
+        } else {
+            next = Math.max(0, head(rpc) - confirmations + 1);
         }
-        long next = options.containsKey("--from") ? number(options, "--from", null, 0, Long.MAX_VALUE)
-                : Math.max(0, head(rpc) - confirmations + 1);
+        next = watcher.startBlock(filter.build(), next);
         err.printf(Locale.ROOT, "watching %s%s from block %d, %d confirmations%n", "0x" + Hex.encode(address),
                 event == null ? "" : " " + event, next, confirmations);
         long printed = 0;
-        BlockScanner watcher = scanner.build();
         String eventTopic = topic0;
         for (long poll = 0; poll < maxPolls; poll++) {
             if (poll > 0) {

@@ -55,6 +55,43 @@ class ContractEventWatcherTest {
         assertTrue(log.contains("blocks 0.." + chain.head() + ": " + expected + " events. Bloom skipping saved "), log);
     }
 
+    /**
+     * A restart without {@code --from} resumes at the checkpoint. It started at the confirmed head, past the blocks
+     * that came while the watcher was stopped, and their events were never printed (found by a review). The head
+     * moving on while the watcher is stopped is played by fewer confirmations on the restart, so the chain this class
+     * shares stays as it was built.
+     */
+    @Test
+    void aRestartWithoutFromResumesAtTheCheckpoint(@TempDir Path dir) {
+        String contract = chain.eventSources().get(0);
+        long stop = chain.head() - 100;
+        int expected = transfers(contract, 0, chain.head());
+        int afterStop = transfers(contract, stop + 1, chain.head());
+        assertTrue(afterStop > 0 && afterStop < expected, afterStop + " of " + expected);
+        String checkpoint = dir.resolve("watch.checkpoint").toString();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] first = {"--rpc", chain.node().url(), "--address", contract, "--event", TRANSFER, "--from", "0",
+            "--confirmations", "100", "--max-polls", "1", "--checkpoint", checkpoint};
+        String[] restart = {"--rpc", chain.node().url(), "--address", contract, "--event", TRANSFER,
+            "--confirmations", "0", "--max-polls", "1", "--checkpoint", checkpoint};
+
+        long printed = ContractEventWatcher.watch(first, utf8(new ByteArrayOutputStream()), utf8(err));
+        long printedAfterRestart = ContractEventWatcher.watch(restart, utf8(new ByteArrayOutputStream()), utf8(err));
+
+        assertEquals(expected - afterStop, printed);
+        assertEquals(afterStop, printedAfterRestart);
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("watching " + contract + " " + TRANSFER + " from block " + (stop + 1)
+                + ", 0 confirmations"), log);
+    }
+
+    /** The Transfer logs of {@code contract} in blocks {@code from..to}, by the node's own eth_getLogs. */
+    private static int transfers(String contract, long from, long to) {
+        return chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x" + Long.toHexString(from), "toBlock",
+                "0x" + Long.toHexString(to), "address", contract, "topics", List.of(TestChain.topic0(TRANSFER))))
+                .size();
+    }
+
     @Test
     void refusesMissingAndMalformedOptions() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher.watch(
