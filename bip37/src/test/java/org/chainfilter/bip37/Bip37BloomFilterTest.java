@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Random;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.OutPoint;
@@ -145,13 +146,16 @@ class Bip37BloomFilterTest {
 
     /**
      * Core's sizes, spec digest §2.2 (checked there against the published vectors). (9, 0.01) and (5, 0.05) are where
-     * Core's integer division gives one hash function fewer than bitcoinj's and btcd's floating point.
+     * Core's integer division gives one hash function fewer than bitcoinj's and btcd's floating point. (1, 1e-20) and
+     * (100, 1e-20) give 61 and 65 by the formula, which Core cuts to MAX_HASH_FUNCS = 50 (computed with Core's
+     * expression in C doubles).
      */
     @ParameterizedTest
     @CsvSource({
         "3, 0.01, 3, 5", "2, 0.001, 3, 8", "10, 0.000001, 35, 19", "5, 0.001, 8, 8", "8, 0.001, 14, 9",
         "1, 1e-9, 5, 27", "9, 0.01, 10, 5", "5, 0.05, 3, 2", "1, 0.1, 0, 0", "1, 1.0, 0, 0",
-        "20000, 0.001, 35943, 9", "100000, 0.0001, 36000, 1", "1000000, 0.5, 36000, 0"
+        "20000, 0.001, 35943, 9", "100000, 0.0001, 36000, 1", "1000000, 0.5, 36000, 0",
+        "1, 1e-20, 11, 50", "100, 1e-20, 1198, 50"
     })
     void coreSizingFormulas(long n, double p, int bytes, int hashFunctions) {
         Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(n, p, 0, 0);
@@ -305,6 +309,27 @@ class Bip37BloomFilterTest {
         assertEquals(Math.pow(filter.setBitCount() / (8.0 * filter.byteLength()), filter.hashFunctionCount()), rate);
         assertEquals(1.0, Bip37BloomFilter.fromParts(new byte[0], 3, 0, 0).expectedFalsePositiveRate());
         assertEquals(1.0, Bip37BloomFilter.fromParts(new byte[4], 0, 0, 0).expectedFalsePositiveRate());
+    }
+
+    /**
+     * contains asks every one of the nHashFuncs probes: with all bits set but the one probe j of an item points at,
+     * the item is not contained, for each j (a contains that stopped one probe short, or skipped the first, would say
+     * yes). The positions are computed here as Core's Hash does, MurmurHash3(j · 0xFBA4C795 + nTweak) mod 8·bytes.
+     */
+    @ParameterizedTest
+    @CsvSource({"1, 5", "2, 5", "5, 17", "9, 40", "13, 300", "50, 36000"})
+    void containsNeedsEveryProbe(int hashFunctions, int bytes) {
+        int tweak = 0x9e3779b9;
+        byte[] item = hex(ITEM2);
+        for (int j = 0; j < hashFunctions; j++) {
+            long index = Integer.toUnsignedLong(Murmur3.x86_32(j * Bip37BloomFilter.SEED_STEP + tweak, item))
+                    % (8L * bytes);
+            byte[] data = new byte[bytes];
+            Arrays.fill(data, (byte) 0xff);
+            data[(int) (index >>> 3)] &= (byte) ~(1 << (index & 7));
+            Bip37BloomFilter filter = Bip37BloomFilter.fromParts(data, hashFunctions, tweak, 0);
+            assertFalse(filter.contains(item), "probe " + j + " of " + hashFunctions + " at bit " + index);
+        }
     }
 
     /** An m that is not a multiple of 64 and seeds above 2^31: unsigned modulo, never a negative index. */
