@@ -161,6 +161,65 @@ class TransactionMatchTest {
         assertEquals(expected, filter.containsOutPoint(new OutPoint(tx.txid(), 0)), what);
     }
 
+    private static String keys(int count) {
+        return ("21" + KEY33).repeat(count);
+    }
+
+    /**
+     * The edges of Core's Solver (script/solver.cpp MatchPayToPubkey, MatchMultisig, GetScriptNumber): up to
+     * MAX_PUBKEYS_PER_MULTISIG = 20 keys; m and n as OP_n or a minimal push (CheckMinimalPush, so not OP_PUSHDATA1 for
+     * one byte) of a minimal CScriptNum, a negative one out of range; CPubKey::ValidSize takes the hybrid prefixes 06
+     * and 07 for 65 bytes; PUBKEY needs the script's first byte to be the key's push.
+     */
+    @ParameterizedTest(name = "{2}")
+    @CsvSource({
+        "0114" + "KEYS20" + "0114ae, true, 20-of-20",
+        "51" + "KEYS20" + "0114ae, true, 1-of-20",
+        "51" + "KEYS21" + "0115ae, false, 1-of-21",
+        "0115" + "KEYS21" + "0115ae, false, 21-of-21",
+        "4c0111" + "KEYS17" + "0111ae, false, m as OP_PUSHDATA1",
+        "0111" + "KEYS17" + "4c0111ae, false, n as OP_PUSHDATA1",
+        "0191" + "KEYS17" + "0111ae, false, m of -17",
+        "51" + "KEYS17" + "0191ae, false, n of -17",
+        "41" + "KEY65:06" + "ac, true, P2PK with a hybrid 06 key",
+        "41" + "KEY65:07" + "ac, true, P2PK with a hybrid 07 key",
+        "41" + "KEY65:05" + "ac, false, P2PK with a 65-byte 05 key",
+        "5141" + "KEY65:07" + "51ae, true, 1-of-1 multisig with a hybrid key",
+        "51" + KEY33 + "ac, false, P2PK shape without the 0x21 push",
+        "51" + KEY65 + "ac, false, P2PK shape without the 0x41 push"
+    })
+    void solverEdges(String template, boolean expected, String what) {
+        String script = template.replace("KEYS20", keys(20)).replace("KEYS21", keys(21)).replace("KEYS17", keys(17));
+        for (String prefix : new String[] {"05", "06", "07"}) {
+            script = script.replace("KEY65:" + prefix, prefix + KEY65.substring(2));
+        }
+        assertEquals(expected, StandardScripts.isPayToPubKeyOrBareMultisig(hex(script)), what);
+    }
+
+    /**
+     * Core scans every output, also after one matched: under UPDATE_ALL each output with a pushed element in the
+     * filter has its outpoint inserted, under P2PUBKEY_ONLY each such output that is PUBKEY or MULTISIG.
+     */
+    @Test
+    void everyMatchingOutputIsUpdated() {
+        String p2pkh = "76a914" + "33".repeat(20) + "88ac";
+        Transaction tx = new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.ZERO, 0), new byte[0],
+                0xffffffffL, List.of())), List.of(new TxOutput(1, hex("21" + KEY33 + "ac")),
+                new TxOutput(2, hex(p2pkh)), new TxOutput(3, hex("76a914" + "44".repeat(20) + "88ac")),
+                new TxOutput(4, hex("5121" + KEY33 + "51ae"))), 0);
+        boolean[][] expected = {{true, true, false, true}, {true, false, false, true}};
+        for (int flags = 1; flags <= 2; flags++) {
+            Bip37BloomFilter filter = fresh(flags);
+            filter.insert(hex(KEY33));
+            filter.insert(hex("33".repeat(20)));
+            assertTrue(filter.isRelevantAndUpdate(tx));
+            for (int i = 0; i < 4; i++) {
+                assertEquals(expected[flags - 1][i], filter.containsOutPoint(new OutPoint(tx.txid(), i)),
+                        "flags " + flags + ", output " + i);
+            }
+        }
+    }
+
     @Test
     void multisigWithAMinimalPushForTheNumbers() {
         StringBuilder keys = new StringBuilder();
