@@ -60,6 +60,7 @@ final class Bip158Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            blockSource.requireOne();
             if (blockSource.readsStdin() && spentFile != null && spentFile.toString().equals(CliInputs.STDIN)) {
                 throw new UsageException("--block-file and --spent-file both read stdin ('-'); give one of them a"
                         + " file");

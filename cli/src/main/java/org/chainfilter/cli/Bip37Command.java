@@ -65,6 +65,11 @@ final class Bip37Command implements Runnable {
         Path file() {
             return file;
         }
+
+        /** Refuses both or neither of {@code --filterload} and {@code --filterload-file}, before anything is read. */
+        void requireOne() {
+            CliInputs.requireOneOf(hex, file, "--filterload", "--filterload-file");
+        }
     }
 
     private static void printFilter(PrintWriter out, Bip37BloomFilter filter) {
@@ -188,6 +193,8 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            filterLoad.requireOne();
+            CliInputs.requireOneOf(tx, txFile, "--tx", "--tx-file");
             CliInputs.atMostOneStdin("--filterload-file", filterLoad.file(), "--tx-file", txFile);
             Bip37BloomFilter filter = filterLoad.parse();
             String text = CliInputs.oneOf(tx, txFile, "--tx", "--tx-file");
@@ -219,6 +226,8 @@ final class Bip37Command implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            filterLoad.requireOne();
+            blockSource.requireOne();
             CliInputs.atMostOneStdin("--filterload-file", filterLoad.file(), "--block-file", blockSource.file());
             Bip37BloomFilter filter = filterLoad.parse();
             Block block = blockSource.read();

@@ -170,10 +170,19 @@ final class CliInputs {
      * @throws IllegalArgumentException if both or neither were given
      */
     static String oneOf(String text, Path file, String textOption, String fileOption) throws IOException {
+        requireOneOf(text, file, textOption, fileOption);
+        return text != null ? text.strip() : hexValueFile(file, fileOption);
+    }
+
+    /**
+     * Refuses, as a malformed command line, both or neither of {@code textOption} and {@code fileOption}. A command
+     * with two inputs calls this for both before it reads either, so that a value refused as input (status 1) never
+     * hides options that do not go together (status 2).
+     */
+    static void requireOneOf(String text, Path file, String textOption, String fileOption) {
         if ((text == null) == (file == null)) {
             throw new UsageException("give exactly one of " + textOption + " and " + fileOption);
         }
-        return text != null ? text.strip() : hexValueFile(file, fileOption);
     }
 
     /**
@@ -424,6 +433,11 @@ final class CliInputs {
         /** The {@code --block-file} given, or null. */
         Path file() {
             return file;
+        }
+
+        /** Refuses both or neither of {@code --block} and {@code --block-file}, before anything is read. */
+        void requireOne() {
+            requireOneOf(hex, file, "--block", "--block-file");
         }
 
         /** Whether the block is read from standard input ({@code --block-file -}). */

@@ -241,6 +241,17 @@ class Bip37CommandTest {
         CliRun neither = CliRun.of("bip37", "merkleblock", "--filterload", filter);
         assertEquals(2, neither.status, neither::toString);
         assertEquals("chainfilter: give exactly one of --block and --block-file" + NL, neither.err);
+        // The options are checked before any value is read: a bad filterload does not hide them (it was status 1).
+        CliRun badFilterAndBoth = CliRun.of("bip37", "merkleblock", "--filterload", "00", "--block", BLOCK,
+                "--block-file", block.toString());
+        assertEquals(2, badFilterAndBoth.status, badFilterAndBoth::toString);
+        assertEquals("chainfilter: give exactly one of --block and --block-file" + NL, badFilterAndBoth.err);
+        CliRun badFilterNoTx = CliRun.of("bip37", "match", "--filterload", "00");
+        assertEquals(2, badFilterNoTx.status, badFilterNoTx::toString);
+        assertEquals("chainfilter: give exactly one of --tx and --tx-file" + NL, badFilterNoTx.err);
+        CliRun noFilterBadBlock = CliRun.of("bip37", "merkleblock", "--block", "00");
+        assertEquals(2, noFilterBadBlock.status, noFilterBadBlock::toString);
+        assertEquals("chainfilter: give exactly one of --filterload and --filterload-file" + NL, noFilterBadBlock.err);
     }
 
     @Test
