@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptPattern;
@@ -104,8 +106,13 @@ public final class SpvWalletExample {
         }
         List<MatchedTransaction> proven = received.verify();
         FilteredBlock asBitcoinj = BitcoinjAdapters.toBitcoinj(received);
-        if (asBitcoinj.getTransactionHashes().size() != proven.size()) {
-            throw new IllegalStateException("bitcoinj and chainfilter disagree on the proof");
+        Set<String> bitcoinjTxids = new TreeSet<>();
+        asBitcoinj.getTransactionHashes().forEach(hash -> bitcoinjTxids.add(hash.toString()));
+        Set<String> ourTxids = new TreeSet<>();
+        proven.forEach(m -> ourTxids.add(m.txid().toString()));
+        if (!bitcoinjTxids.equals(ourTxids)) {
+            throw new IllegalStateException("bitcoinj and chainfilter disagree on the proof: bitcoinj proves "
+                    + bitcoinjTxids + ", chainfilter " + ourTxids);
         }
         Map<Hash256, Integer> positions = new HashMap<>();
         for (MatchedTransaction m : proven) {
