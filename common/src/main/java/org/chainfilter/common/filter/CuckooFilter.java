@@ -33,8 +33,9 @@ import org.chainfilter.common.hash.Murmur3;
  * above the paper's minimum {@code ceil(log2(1/p) + 3)} at most rates (11 bits at 1%, delivering about 0.37% at the
  * design load, where 10 bits would deliver 0.74%), a margin bought with about 10% more table. CuckooFilter4J computes
  * {@code log2(1/p + 3) / α}, 8 bits for 1%, and delivers about 3%. The rate this filter reports and the contract test
- * checks is {@code 1 - (1 - 1/(2^f - 1))^(2 b α)} at the actual load {@code α} (a negative query compares its
- * fingerprint with the {@code 2b} slots of its two buckets, each occupied with probability {@code α}).
+ * checks is {@code 1 - (1 - 1/(2^f - 1))^((2b - b/B) α)} at the actual load {@code α} in a table of {@code B}
+ * buckets (a negative query compares its fingerprint with the {@code 2b} slots of its two buckets, each occupied with
+ * probability {@code α}, or with {@code b} when its two buckets are one, which happens with probability {@code 1/B}).
  *
  * <p><b>A full table is reported, never silent, and loses nothing.</b> When the kicks run out, the fingerprint still
  * in hand (the last one evicted, not necessarily the new item's) is kept in a one-entry victim stash that lookups and
@@ -303,21 +304,46 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
     }
 
     /**
-     * {@code 1 - (1 - 1/(2^f - 1))^(8 α)} at the current load {@code α}: a negative query is compared with the
-     * {@code 2b = 8} slots of its two buckets, each occupied with probability {@code α} and matching with probability
-     * {@code 1/(2^f - 1)}.
+     * {@code 1 - (1 - 1/(2^f - 1))^((8 - 4/B) α)} at the current load {@code α} in this table of {@code B} buckets
+     * ({@link #falsePositiveRate(double, int, long)}).
      */
     @Override
     public double expectedFpp() {
-        return falsePositiveRate(load(), table.fingerprintBits);
+        return falsePositiveRate(load(), table.fingerprintBits, table.bucketCount);
     }
 
     /**
-     * The cuckoo filter's rate at load {@code α} with {@code f}-bit fingerprints: {@code 1 - (1 - 1/(2^f-1))^(8α)}.
+     * The cuckoo filter's rate at load {@code α} with {@code f}-bit fingerprints in a large table:
+     * {@code 1 - (1 - 1/(2^f-1))^(8α)}, the limit of {@link #falsePositiveRate(double, int, long)} as the bucket count
+     * grows.
      *
      * @throws IllegalArgumentException if the load is negative or not finite, or f is outside [2, 32]
      */
     public static double falsePositiveRate(double load, int fingerprintBits) {
+        return rate(load, fingerprintBits, 2 * FingerprintTable.SLOTS_PER_BUCKET);
+    }
+
+    /**
+     * The rate at load {@code α} with {@code f}-bit fingerprints in a table of {@code B} buckets:
+     * {@code 1 - (1 - 1/(2^f-1))^((8 - 4/B) α)}. A negative query is compared with the slots of its two buckets, each
+     * occupied with probability {@code α} and matching with probability {@code 1/(2^f - 1)}; its two buckets are one
+     * ({@code i2 = i1}, when {@code fmix64(fingerprint) mod B} is 0) with probability {@code 1/B}, so it meets
+     * {@code 8 - 4/B} slots on average: 4 in a table of one bucket, where {@code 8α} would double the rate. Small tables
+     * matter to a {@link GrowableCuckooFilter} grown from a few items, whose first tables dominate its compound rate.
+     *
+     * @throws IllegalArgumentException if the load is negative or not finite, f is outside [2, 32], or the bucket count
+     *     is below 1
+     */
+    public static double falsePositiveRate(double load, int fingerprintBits, long bucketCount) {
+        if (bucketCount < 1) {
+            throw new IllegalArgumentException("bucket count is " + bucketCount + "; it must be at least 1");
+        }
+        return rate(load, fingerprintBits, 2 * FingerprintTable.SLOTS_PER_BUCKET
+                - (double) FingerprintTable.SLOTS_PER_BUCKET / bucketCount);
+    }
+
+    /** {@code 1 - (1 - 1/(2^f-1))^(slots α)}, {@code slots} the query's slots in a full table. */
+    private static double rate(double load, int fingerprintBits, double slots) {
         if (!(load >= 0) || Double.isInfinite(load)) {
             throw new IllegalArgumentException("load is " + load + "; it must be a finite number >= 0");
         }
@@ -327,7 +353,7 @@ public final class CuckooFilter<T> implements RemovableFilter<T> {
                     + FingerprintTable.MIN_FINGERPRINT_BITS + " to " + FingerprintTable.MAX_FINGERPRINT_BITS);
         }
         double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
-        return -Math.expm1(2 * FingerprintTable.SLOTS_PER_BUCKET * load * Math.log1p(-perSlot));
+        return -Math.expm1(slots * load * Math.log1p(-perSlot));
     }
 
     /** The number of stored fingerprints (puts minus successful removes): exact, duplicates counted. */

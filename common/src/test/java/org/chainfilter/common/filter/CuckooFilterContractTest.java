@@ -13,10 +13,11 @@ class CuckooFilterContractTest extends MembershipFilterContract<CuckooFilter<Lon
         return CuckooFilter.create(KeyEncoder.longs(), expectedElements, falsePositiveRate);
     }
 
-    /** The rate at the load the elements give: {@code 1 - (1 - 1/(2^f-1))^(8α)}. */
+    /** The rate at the load the elements give: {@code 1 - (1 - 1/(2^f-1))^((8 - 4/B) α)} for B buckets. */
     @Override
     double formulaRate(CuckooFilter<Long> filter, long elements) {
-        return CuckooFilter.falsePositiveRate((double) elements / (4 * filter.bucketCount()), filter.fingerprintBits());
+        return CuckooFilter.falsePositiveRate((double) elements / (4 * filter.bucketCount()), filter.fingerprintBits(),
+                filter.bucketCount());
     }
 
     @Override

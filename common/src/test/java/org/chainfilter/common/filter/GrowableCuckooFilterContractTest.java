@@ -20,7 +20,8 @@ class GrowableCuckooFilterContractTest extends MembershipFilterContract<Growable
         double allNegative = 1;
         for (int i = 0; i < filter.tableCount(); i++) {
             CuckooFilter<Long> table = filter.table(i);
-            allNegative *= 1 - CuckooFilter.falsePositiveRate(table.load(), table.fingerprintBits());
+            allNegative *= 1 - CuckooFilter.falsePositiveRate(table.load(), table.fingerprintBits(),
+                    table.bucketCount());
         }
         return 1 - allNegative;
     }

@@ -67,6 +67,27 @@ class GrowableCuckooFilterTest {
         assertEquals(1, filter.tableCount());
     }
 
+    /**
+     * A filter whose first table holds a few items starts with tables of 1, 2, 4 ... buckets, whose rates dominate the
+     * compound one; each reported the rate of 8 slots per query where a table of B buckets meets 8 - 4/B on average,
+     * so grown to 10,000 items the filter reported 0.45% and measured 0.29% (P = 1%, n0 = 1).
+     */
+    @Test
+    void aFilterGrownFromOneBucketReportsTheRateItMeasures() {
+        GrowableCuckooFilter<Long> filter = GrowableCuckooFilter.create(KeyEncoder.longs(), 1, 0.01);
+        for (long i = 0; i < 10_000; i++) {
+            filter.put(i);
+        }
+        assertEquals(1, filter.table(0).bucketCount());
+        long positives = 0;
+        long probes = 1_000_000;
+        for (long i = 0; i < probes; i++) {
+            positives += filter.mightContain((1L << 40) + i) ? 1 : 0;
+        }
+        double measured = positives / (double) probes;
+        assertEquals(filter.expectedFpp(), measured, 0.15 * filter.expectedFpp(), filter.toString());
+    }
+
     @Test
     void eachTableHasOneMoreFingerprintBitAndTwiceTheBuckets() {
         GrowableCuckooFilter<Long> filter = GrowableCuckooFilter.create(KeyEncoder.longs(), 100, 0.01);
