@@ -5,8 +5,9 @@ import org.chainfilter.common.bits.BitStore;
 
 /**
  * How an element's 128-bit hash {@code (h1, h2)} becomes its {@code k} bit positions in {@code [0, m)}. The generic
- * strategy is {@link EnhancedDoubleHashing}; a protocol filter whose positions are fixed by its specification (BIP37's
- * seeded Murmur3 x86_32 probes, logsBloom's Keccak slices) does not go through this interface.
+ * strategy is {@link CongruentialHashing} (filters written before it use {@link EnhancedDoubleHashing}, whose small
+ * filters miss their rate, and are read with it); a protocol filter whose positions are fixed by its specification
+ * (BIP37's seeded Murmur3 x86_32 probes, logsBloom's Keccak slices) does not go through this interface.
  *
  * <p>An implementation is stateless and thread-safe, and allocates nothing per call.
  */
@@ -32,7 +33,7 @@ public interface IndexStrategy {
      * Whether all {@code k} positions of {@code (h1, h2)} are set in {@code bits} ({@code m = bits.bitCount()}): a
      * filter's membership test. An implementation may read all {@code k} positions without stopping at the first
      * clear one. The default goes through {@link #forEachIndex} and may allocate a method reference;
-     * {@link EnhancedDoubleHashing} overrides it without allocation.
+     * the built-in strategies override it without allocation.
      */
     default boolean allSet(long h1, long h2, int k, BitStore bits) {
         return forEachIndex(h1, h2, k, bits.bitCount(), bits::get);
@@ -60,7 +61,11 @@ public interface IndexStrategy {
         if (id == EnhancedDoubleHashing.ID) {
             return EnhancedDoubleHashing.INSTANCE;
         }
-        throw new IllegalArgumentException(
-                "index strategy id is " + id + "; the known ids are " + EnhancedDoubleHashing.ID + " (enhanced double hashing)");
+        if (id == CongruentialHashing.ID) {
+            return CongruentialHashing.INSTANCE;
+        }
+        throw new IllegalArgumentException("index strategy id is " + id + "; the known ids are "
+                + EnhancedDoubleHashing.ID + " (enhanced double hashing) and " + CongruentialHashing.ID
+                + " (congruential hashing)");
     }
 }

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.util.Locale;
 import java.util.Objects;
 import org.chainfilter.common.bits.LongArrayBitStore;
+import org.chainfilter.common.bloom.CongruentialHashing;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -21,7 +22,8 @@ import org.chainfilter.common.math.Shape;
 /**
  * The generic Bloom filter: {@code m} bits in a {@link LongArrayBitStore}; an element is hashed by its
  * {@link KeyEncoder} with MurmurHash3 x64_128 (seed 0) and its {@code k} bit positions come from an
- * {@link IndexStrategy} ({@link EnhancedDoubleHashing} unless chosen otherwise).
+ * {@link IndexStrategy} ({@link CongruentialHashing} unless chosen otherwise; a filter written with
+ * {@link EnhancedDoubleHashing}, the default before, is read back with it).
  *
  * <p>{@link #put} and {@link #mightContain} allocate nothing for the built-in encoders ({@code byte[]},
  * {@code CharSequence}) and for {@link #putLong}/{@link #mightContainLong}; {@code BloomFilterBenchmark} in
@@ -37,7 +39,7 @@ import org.chainfilter.common.math.Shape;
  *   offset  size        field
  *   0       4           magic "CFBF" (0x43464246)
  *   4       1           format version, 1
- *   5       1           index strategy id ({@link EnhancedDoubleHashing#ID} = 1)
+ *   5       1           index strategy id ({@link EnhancedDoubleHashing#ID} = 1, {@link CongruentialHashing#ID} = 2)
  *   6       1           k, the hash function count, 1..255
  *   7       8           m, the bit count, at least 1
  *   15      8 * ceil(m/64)  the words: word i holds bits 64i..64i+63, bit 64i+j at mask 1 &lt;&lt; j; bits at or above
@@ -100,9 +102,9 @@ public final class BloomFilter<T> implements MembershipFilter<T> {
         return create(encoder, Shape.fromElementsAndRate(expectedElements, falsePositiveRate));
     }
 
-    /** An empty filter of the given shape, with enhanced double hashing. */
+    /** An empty filter of the given shape, with {@link CongruentialHashing}. */
     public static <T> BloomFilter<T> create(KeyEncoder<? super T> encoder, Shape shape) {
-        return create(encoder, shape, EnhancedDoubleHashing.INSTANCE);
+        return create(encoder, shape, CongruentialHashing.INSTANCE);
     }
 
     /** An empty filter of the given shape and index strategy. */

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 import org.chainfilter.common.bits.AtomicBitStore;
+import org.chainfilter.common.bloom.CongruentialHashing;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -17,8 +18,9 @@ import org.chainfilter.common.math.Shape;
  * an {@link AtomicBitStore}: setting a bit is one atomic {@code getAndBitwiseOr} on its 64-bit word (a
  * {@code VarHandle} operation, {@code LOCK OR} on x86), so two writers setting bits of the same word never lose each
  * other's bit, and bits are only ever set (never cleared, except by {@link #clear}). Positions are the generic
- * {@link EnhancedDoubleHashing} of the key's MurmurHash3 x64_128 hash under seed 0, as in {@link BloomFilter}, so the
- * rate is the classic {@code (1 - e^{-kn/m})^k}.
+ * {@link CongruentialHashing} of the key's MurmurHash3 x64_128 hash under seed 0, as in {@link BloomFilter} (a filter
+ * read from a form written with {@link EnhancedDoubleHashing}, the default before, keeps it), so the rate is the
+ * classic {@code (1 - e^{-kn/m})^k}.
  *
  * <p><b>Guarantees.</b> Once {@code put(x)} has returned in one thread, {@code mightContain(x)} is {@code true} in every
  * thread that observes that return (a happens-before edge, e.g. a join or a volatile flag): the reads use acquire and
@@ -37,9 +39,9 @@ import org.chainfilter.common.math.Shape;
  */
 public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     static final String KIND = "concurrent Bloom filter";
-    private static final IndexStrategy STRATEGY = EnhancedDoubleHashing.INSTANCE;
 
     private final KeyEncoder<? super T> encoder;
+    private final IndexStrategy strategy;
     private final Shape shape;
     private final long bitCount;
     private final int hashFunctionCount;
@@ -49,8 +51,10 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     private final Hash128Function putHash = this::putHash;
     private final Hash128Function containsHash = this::containsHash;
 
-    private ConcurrentBloomFilter(KeyEncoder<? super T> encoder, Shape shape, AtomicBitStore bits) {
+    private ConcurrentBloomFilter(KeyEncoder<? super T> encoder, IndexStrategy strategy, Shape shape,
+            AtomicBitStore bits) {
         this.encoder = encoder;
+        this.strategy = strategy;
         this.shape = shape;
         this.bitCount = shape.bitCount();
         this.hashFunctionCount = shape.hashFunctionCount();
@@ -72,7 +76,8 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     public static <T> ConcurrentBloomFilter<T> withShape(KeyEncoder<? super T> encoder, Shape shape) {
         Objects.requireNonNull(encoder, "encoder");
         Objects.requireNonNull(shape, "shape");
-        return new ConcurrentBloomFilter<>(encoder, shape, new AtomicBitStore(shape.bitCount()));
+        return new ConcurrentBloomFilter<>(encoder, CongruentialHashing.INSTANCE, shape,
+                new AtomicBitStore(shape.bitCount()));
     }
 
     /**
@@ -94,14 +99,14 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
 
     private boolean putHash(long h1, long h2) {
         // A read-only pass first: an item whose bits are all set needs no atomic write at all.
-        if (STRATEGY.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet)) {
+        if (strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet)) {
             return false;
         }
-        return STRATEGY.forEachIndex(h1, h2, hashFunctionCount, bitCount, setBit);
+        return strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, setBit);
     }
 
     private boolean containsHash(long h1, long h2) {
-        return STRATEGY.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet);
+        return strategy.forEachIndex(h1, h2, hashFunctionCount, bitCount, isSet);
     }
 
     /** {@code (X/m)^k} with {@code X} the set bits (a moment's count while writers run). */
@@ -128,17 +133,19 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
 
     @Override
     public ConcurrentBloomFilter<T> copy() {
-        return new ConcurrentBloomFilter<>(encoder, shape, bits.copy());
+        return new ConcurrentBloomFilter<>(encoder, strategy, shape, bits.copy());
     }
 
     /**
-     * Writes the binary form: the family header (kind 4, see {@link FamilyBinaryForm}), the index strategy id (1 byte),
-     * {@code k} (1 byte), {@code m} (8 bytes), then the {@code ceil(m / 64)} words, bit {@code i} at mask
+     * Writes the binary form: the family header (kind 4, see {@link FamilyBinaryForm}), the index strategy id (1 byte,
+     * 2 = congruential hashing, or 1 = enhanced double hashing for a filter read from a form of it), {@code k}
+     * (1 byte), {@code m} (8 bytes), then the {@code ceil(m / 64)} words, bit {@code i} at mask
      * {@code 1L << (i mod 64)} of word {@code i / 64}.
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.CONCURRENT, shape, bits.wordCount(), bits::word);
+        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.CONCURRENT, strategy, shape, bits.wordCount(),
+                bits::word);
     }
 
     /**
@@ -165,7 +172,7 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
                 bits.set(((long) w << 6) + Long.numberOfTrailingZeros(rest));
             }
         }
-        return new ConcurrentBloomFilter<>(encoder, read.shape(), bits);
+        return new ConcurrentBloomFilter<>(encoder, read.strategy(), read.shape(), bits);
     }
 
     private static int wordsFor(long bitCount) {
@@ -177,8 +184,8 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
-     * Equal when the shape, the key encoder and every bit are equal. The bits are read one word at a time, so with
-     * writers running the answer is of no single moment.
+     * Equal when the index strategy, the shape, the key encoder and every bit are equal. The bits are read one word
+     * at a time, so with writers running the answer is of no single moment.
      */
     @Override
     public boolean equals(Object o) {
@@ -190,7 +197,8 @@ public final class ConcurrentBloomFilter<T> implements MembershipFilter<T> {
             return false;
         }
         ConcurrentBloomFilter<?> other = (ConcurrentBloomFilter<?>) o;
-        return shape.equals(other.shape) && encoder.equals(other.encoder) && bits.equals(other.bits);
+        return strategy.id() == other.strategy.id() && shape.equals(other.shape) && encoder.equals(other.encoder)
+                && bits.equals(other.bits);
     }
 
     @Override

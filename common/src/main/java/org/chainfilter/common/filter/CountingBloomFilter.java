@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongPredicate;
+import org.chainfilter.common.bloom.CongruentialHashing;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
 import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.bloom.KeyEncoder;
@@ -16,8 +17,9 @@ import org.chainfilter.common.math.Shape;
 /**
  * A counting Bloom filter (Fan, Cao, Almeida and Broder, "Summary Cache", IEEE/ACM ToN 8(3), 2000): each of the
  * {@code m} positions is a 4-bit counter instead of a bit, so items can be removed. Positions come from the generic
- * {@link EnhancedDoubleHashing} of the key's MurmurHash3 x64_128 hash under seed 0, exactly as in the plain
- * {@link BloomFilter}; a position is "set" when its counter is non-zero, so the false-positive rate is the classic
+ * {@link CongruentialHashing} of the key's MurmurHash3 x64_128 hash under seed 0, exactly as in the plain
+ * {@link BloomFilter} (a filter read from a form written with {@link EnhancedDoubleHashing}, the default before, keeps
+ * it); a position is "set" when its counter is non-zero, so the false-positive rate is the classic
  * {@code (1 - e^{-kn/m})^k} of {@link BloomMath}.
  *
  * <p><b>Saturation rule.</b> A counter that reaches 15 stays at 15: further inserts leave it there and removals never
@@ -40,9 +42,9 @@ import org.chainfilter.common.math.Shape;
  */
 public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     static final String KIND = "counting Bloom filter";
-    private static final IndexStrategy STRATEGY = EnhancedDoubleHashing.INSTANCE;
 
     private final KeyEncoder<? super T> encoder;
+    private final IndexStrategy strategy;
     private final Shape shape;
     private final long cellCount;
     private final int hashFunctionCount;
@@ -59,8 +61,10 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     private final Hash128Function containsHash = this::containsHash;
     private final Hash128Function removeHash = this::removeHash;
 
-    private CountingBloomFilter(KeyEncoder<? super T> encoder, Shape shape, FourBitCells cells) {
+    private CountingBloomFilter(KeyEncoder<? super T> encoder, IndexStrategy strategy, Shape shape,
+            FourBitCells cells) {
         this.encoder = encoder;
+        this.strategy = strategy;
         this.shape = shape;
         this.cellCount = shape.bitCount();
         this.hashFunctionCount = shape.hashFunctionCount();
@@ -98,7 +102,8 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
     public static <T> CountingBloomFilter<T> withShape(KeyEncoder<? super T> encoder, Shape shape) {
         Objects.requireNonNull(encoder, "encoder");
         Objects.requireNonNull(shape, "shape");
-        return new CountingBloomFilter<>(encoder, shape, new FourBitCells(shape.bitCount()));
+        return new CountingBloomFilter<>(encoder, CongruentialHashing.INSTANCE, shape,
+                new FourBitCells(shape.bitCount()));
     }
 
     /**
@@ -130,20 +135,20 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
 
     private boolean putHash(long h1, long h2) {
         sawZero = false;
-        STRATEGY.forEachIndex(h1, h2, hashFunctionCount, cellCount, increment);
+        strategy.forEachIndex(h1, h2, hashFunctionCount, cellCount, increment);
         return sawZero;
     }
 
     private boolean containsHash(long h1, long h2) {
-        return STRATEGY.forEachIndex(h1, h2, hashFunctionCount, cellCount, nonZero);
+        return strategy.forEachIndex(h1, h2, hashFunctionCount, cellCount, nonZero);
     }
 
     private boolean removeHash(long h1, long h2) {
         positionCount = 0;
-        if (!STRATEGY.forEachIndex(h1, h2, hashFunctionCount, cellCount, collectNonZero)) {
+        if (!strategy.forEachIndex(h1, h2, hashFunctionCount, cellCount, collectNonZero)) {
             return false;
         }
-        // Enhanced double hashing may repeat a position; such a counter must hold at least as many counts as hits.
+        // The strategy may repeat a position; such a counter must hold at least as many counts as hits.
         for (int i = 0; i < hashFunctionCount; i++) {
             int value = cells.get(positions[i]);
             if (value != FourBitCells.SATURATED && value < hitsOn(positions[i])) {
@@ -198,18 +203,20 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
 
     @Override
     public CountingBloomFilter<T> copy() {
-        return new CountingBloomFilter<>(encoder, shape, cells.copy());
+        return new CountingBloomFilter<>(encoder, strategy, shape, cells.copy());
     }
 
     /**
      * Writes the binary form: the family header (kind 1, see {@link FamilyBinaryForm}), the index strategy id
-     * (1 byte, 1 = enhanced double hashing), {@code k} (1 byte), the counter count {@code m} (8 bytes), then the
-     * {@code ceil(m / 16)} words, counter {@code i} in bits {@code 4(i mod 16)..+3} of word {@code i / 16}.
+     * (1 byte, 2 = congruential hashing, or 1 = enhanced double hashing for a filter read from a form of it), {@code k}
+     * (1 byte), the counter count {@code m} (8 bytes), then the {@code ceil(m / 16)} words, counter {@code i} in bits
+     * {@code 4(i mod 16)..+3} of word {@code i / 16}.
      */
     @Override
     public void writeTo(OutputStream out) throws IOException {
         long[] words = cells.words;
-        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.COUNTING, shape, words.length, i -> words[i]);
+        FamilyBinaryForm.writeShapeAndWords(out, FamilyBinaryForm.COUNTING, strategy, shape, words.length,
+                i -> words[i]);
     }
 
     /**
@@ -229,12 +236,13 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
         Objects.requireNonNull(encoder, "encoder");
         FamilyBinaryForm.ShapeAndWords read = FamilyBinaryForm.readShapeAndWords(in, FamilyBinaryForm.COUNTING, KIND,
                 4, FourBitCells::wordsFor, maxBytes, "counters at or above %d are non-zero");
-        return new CountingBloomFilter<>(encoder, read.shape(),
+        return new CountingBloomFilter<>(encoder, read.strategy(), read.shape(),
                 new FourBitCells(read.shape().bitCount(), read.words()));
     }
 
     /**
-     * Equal when the shape, the key encoder and every cell are equal (what the binary form holds, with the encoder).
+     * Equal when the index strategy, the shape, the key encoder and every cell are equal (what the binary form holds,
+     * with the encoder).
      * Like the cells it reads, not safe against a concurrent writer.
      */
     @Override
@@ -243,7 +251,7 @@ public final class CountingBloomFilter<T> implements RemovableFilter<T> {
             return false;
         }
         CountingBloomFilter<?> other = (CountingBloomFilter<?>) o;
-        return shape.equals(other.shape) && encoder.equals(other.encoder)
+        return strategy.id() == other.strategy.id() && shape.equals(other.shape) && encoder.equals(other.encoder)
                 && Arrays.equals(cells.words, other.cells.words);
     }
 

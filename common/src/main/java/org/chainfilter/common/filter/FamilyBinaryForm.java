@@ -13,7 +13,9 @@ import java.util.Locale;
 import java.util.function.DoubleConsumer;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongToIntFunction;
+import org.chainfilter.common.bloom.CongruentialHashing;
 import org.chainfilter.common.bloom.EnhancedDoubleHashing;
+import org.chainfilter.common.bloom.IndexStrategy;
 import org.chainfilter.common.math.Shape;
 
 /**
@@ -142,28 +144,34 @@ final class FamilyBinaryForm {
     }
 
     /**
-     * Writes the fields of a filter over the generic index strategy: strategy id (1 byte), {@code k} (1 byte),
-     * {@code m} (8 bytes).
+     * Writes the fields of a filter over a generic index strategy: strategy id (1 byte, {@link CongruentialHashing#ID}
+     * for a new filter, {@link EnhancedDoubleHashing#ID} for one read from a form of it), {@code k} (1 byte), {@code m}
+     * (8 bytes).
      */
-    static void writeStrategyAndShape(DataOutputStream out, Shape shape) throws IOException {
-        out.writeByte(EnhancedDoubleHashing.ID);
+    static void writeStrategyAndShape(DataOutputStream out, IndexStrategy strategy, Shape shape) throws IOException {
+        out.writeByte(strategy.id());
         out.writeByte(shape.hashFunctionCount());
         out.writeLong(shape.bitCount());
+    }
+
+    /** What {@link #readStrategyAndShape} read. */
+    record StrategyAndShape(IndexStrategy strategy, Shape shape) {
     }
 
     /**
      * Reads what {@link #writeStrategyAndShape} wrote.
      *
-     * @throws IllegalArgumentException if the strategy is not enhanced double hashing or the shape is invalid
+     * @throws IllegalArgumentException if the strategy is not one of the two generic ones or the shape is invalid
      */
-    static Shape readStrategyAndShape(DataInputStream in, String kindName) throws IOException {
+    static StrategyAndShape readStrategyAndShape(DataInputStream in, String kindName) throws IOException {
         int strategyId = in.readUnsignedByte();
-        if (strategyId != EnhancedDoubleHashing.ID) {
+        if (strategyId != EnhancedDoubleHashing.ID && strategyId != CongruentialHashing.ID) {
             throw new IllegalArgumentException("index strategy id is " + strategyId + "; a " + kindName + " uses "
-                    + EnhancedDoubleHashing.ID + " (enhanced double hashing)");
+                    + EnhancedDoubleHashing.ID + " (enhanced double hashing) or " + CongruentialHashing.ID
+                    + " (congruential hashing)");
         }
         int k = in.readUnsignedByte();
-        return Shape.of(in.readLong(), k);
+        return new StrategyAndShape(IndexStrategy.forId(strategyId), Shape.of(in.readLong(), k));
     }
 
     static void writeWords(DataOutputStream out, long[] words) throws IOException {
@@ -204,11 +212,11 @@ final class FamilyBinaryForm {
      * Writes the whole form of a kind over the generic index strategy: the header, {@link #writeStrategyAndShape},
      * then {@code wordCount} words.
      */
-    static void writeShapeAndWords(OutputStream out, int kind, Shape shape, int wordCount, IntToLongFunction word)
-            throws IOException {
+    static void writeShapeAndWords(OutputStream out, int kind, IndexStrategy strategy, Shape shape, int wordCount,
+            IntToLongFunction word) throws IOException {
         DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
         writeHeader(data, kind);
-        writeStrategyAndShape(data, shape);
+        writeStrategyAndShape(data, strategy, shape);
         for (int i = 0; i < wordCount; i++) {
             data.writeLong(word.applyAsLong(i));
         }
@@ -216,7 +224,7 @@ final class FamilyBinaryForm {
     }
 
     /** What {@link #readShapeAndWords} read. */
-    record ShapeAndWords(Shape shape, long[] words) {
+    record ShapeAndWords(IndexStrategy strategy, Shape shape, long[] words) {
     }
 
     /**
@@ -233,7 +241,8 @@ final class FamilyBinaryForm {
     static ShapeAndWords readShapeAndWords(InputStream in, int kind, String kindName, int bitsPerPosition,
             LongToIntFunction wordsFor, long maxBytes, String usedTailRefusal) throws IOException {
         DataInputStream data = readHeader(in, kind, kindName);
-        Shape shape = readStrategyAndShape(data, kindName);
+        StrategyAndShape strategyAndShape = readStrategyAndShape(data, kindName);
+        Shape shape = strategyAndShape.shape();
         long m = shape.bitCount();
         int words = wordsFor.applyAsInt(m);
         checkSize(kindName, SHAPE_HEADER_BYTES + 8L * words, maxBytes);
@@ -242,7 +251,7 @@ final class FamilyBinaryForm {
         if (tailBits != 0 && read[words - 1] >>> tailBits != 0) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, usedTailRefusal, m));
         }
-        return new ShapeAndWords(shape, read);
+        return new ShapeAndWords(strategyAndShape.strategy(), shape, read);
     }
 
     /**

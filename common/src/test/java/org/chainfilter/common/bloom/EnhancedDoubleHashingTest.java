@@ -2,15 +2,12 @@ package org.chainfilter.common.bloom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.chainfilter.common.bits.LongArrayBitStore;
 import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 
@@ -18,28 +15,12 @@ class EnhancedDoubleHashingTest {
     private static final EnhancedDoubleHashing STRATEGY = EnhancedDoubleHashing.INSTANCE;
 
     private static long[] positions(long h1, long h2, int k, long m) {
-        long[] out = new long[k];
-        int[] n = {0};
-        assertTrue(STRATEGY.forEachIndex(h1, h2, k, m, index -> {
-            out[n[0]++] = index;
-            return true;
-        }));
-        assertEquals(k, n[0]);
-        return out;
+        return IndexStrategyChecks.positions(STRATEGY, h1, h2, k, m);
     }
 
-    /** k below 1 is refused by every walk; it used to visit, test or set one position (found by a review). */
     @Test
-    void aCountBelowOneIsRefused() {
-        LongArrayBitStore bits = new LongArrayBitStore(100);
-        for (int k : new int[] {0, -5}) {
-            var ask = assertThrows(IllegalArgumentException.class,
-                    () -> EnhancedDoubleHashing.INSTANCE.forEachIndex(1, 2, k, 100, i -> true));
-            assertEquals("k is " + k + "; it must be at least 1", ask.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> EnhancedDoubleHashing.INSTANCE.allSet(1, 2, k, bits));
-            assertThrows(IllegalArgumentException.class, () -> EnhancedDoubleHashing.INSTANCE.setAll(1, 2, k, bits));
-        }
-        assertEquals(0, bits.cardinality());
+    void badArgumentsAreRefused() {
+        IndexStrategyChecks.badArgumentsAreRefused(STRATEGY);
     }
 
     @Test
@@ -110,67 +91,21 @@ class EnhancedDoubleHashingTest {
 
     private static final String GOLDEN = "[556, 742, 929, 117, 309, 505, 706, 913, 126, 348, 579, 820, 71, 335, 612, 903, 208]";
 
-    /**
-     * The specialised allSet/setAll agree with the generic defaults (reached through a strategy that only implements
-     * forEachIndex) on a hand-checkable shape: m = 1001 (not a multiple of 64), k = 17.
-     */
     @Test
     void specialisedMembershipAndInsertionMatchTheDefaults() {
-        IndexStrategy generic = new IndexStrategy() {
-            @Override
-            public int id() {
-                return 99;
-            }
-
-            @Override
-            public boolean forEachIndex(long h1, long h2, int k, long m, java.util.function.LongPredicate position) {
-                return STRATEGY.forEachIndex(h1, h2, k, m, position);
-            }
-        };
-        SplittableRandom random = new SplittableRandom(13);
-        LongArrayBitStore fast = new LongArrayBitStore(1001);
-        LongArrayBitStore slow = new LongArrayBitStore(1001);
-        for (int i = 0; i < 300; i++) {
-            long h1 = random.nextLong();
-            long h2 = random.nextLong();
-            assertEquals(generic.allSet(h1, h2, 17, slow), STRATEGY.allSet(h1, h2, 17, fast));
-            assertEquals(generic.setAll(h1, h2, 17, slow), STRATEGY.setAll(h1, h2, 17, fast));
-            assertTrue(STRATEGY.allSet(h1, h2, 17, fast));
-            assertEquals(slow, fast);
-        }
-        assertEquals(fast.cardinality(), slow.cardinality());
+        IndexStrategyChecks.specialisedMembershipAndInsertionMatchTheDefaults(STRATEGY);
     }
 
     @Test
-    void setAllCountsARepeatedPositionOnce() {
-        // m = 1: all 17 positions are bit 0
-        LongArrayBitStore one = new LongArrayBitStore(1);
-        assertFalse(STRATEGY.allSet(5, 6, 17, one));
-        assertEquals(1, STRATEGY.setAll(5, 6, 17, one));
-        assertEquals(0, STRATEGY.setAll(7, 8, 17, one));
-        assertTrue(STRATEGY.allSet(9, 10, 17, one));
-    }
-
-    @Test
-    void stopsAtTheFirstRefusal() {
-        int[] visited = {0};
-        assertFalse(STRATEGY.forEachIndex(1, 2, 7, 100, index -> ++visited[0] < 3));
-        assertEquals(3, visited[0]);
-    }
-
-    @Test
-    void bitCountOutsideTheRangeIsRefused() {
-        assertEquals("bit count is 0; it must be within [1, 2^62]", assertThrows(IllegalArgumentException.class,
-                () -> STRATEGY.forEachIndex(1, 2, 3, 0, i -> true)).getMessage());
-        assertEquals("bit count is " + ((1L << 62) + 1) + "; it must be within [1, 2^62]",
-                assertThrows(IllegalArgumentException.class,
-                        () -> STRATEGY.forEachIndex(1, 2, 3, (1L << 62) + 1, i -> true)).getMessage());
+    void setAllCountsARepeatedPositionOnceAndWalksStopAtTheFirstRefusal() {
+        IndexStrategyChecks.setAllCountsARepeatedPositionOnceAndWalksStopAtTheFirstRefusal(STRATEGY);
     }
 
     @Test
     void strategiesAreFoundById() {
         assertEquals(STRATEGY, IndexStrategy.forId(1));
-        assertEquals("index strategy id is 9; the known ids are 1 (enhanced double hashing)",
+        assertEquals("index strategy id is 9; the known ids are 1 (enhanced double hashing) and 2 (congruential"
+                + " hashing)",
                 assertThrows(IllegalArgumentException.class, () -> IndexStrategy.forId(9)).getMessage());
     }
 

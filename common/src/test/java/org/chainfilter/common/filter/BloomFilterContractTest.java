@@ -37,7 +37,7 @@ class BloomFilterContractTest extends MembershipFilterContract<BloomFilter<Long>
 
     @Override
     String goldenHex() {
-        return "43464246010105000000000000004630102b4243030013000000000000000c";
+        return "43464246010205000000000000004631004940051384870000000000000000";
     }
 
     @Override

@@ -38,7 +38,7 @@ class ConcurrentBloomFilterContractTest extends MembershipFilterContract<Concurr
 
     @Override
     String goldenHex() {
-        return "4346464d0401011100000000000000645e9a2f3a0310a0e9000000062ef69c03";
+        return "4346464d0401021100000000000000644a868b2de5a2661b0000000a48f763a6";
     }
 
     @Override

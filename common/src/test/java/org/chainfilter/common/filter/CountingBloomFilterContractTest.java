@@ -38,7 +38,7 @@ class CountingBloomFilterContractTest extends MembershipFilterContract<CountingB
 
     @Override
     String goldenHex() {
-        return "4346464d010101030000000000000025101300313010001100010110200000200000000000010001";
+        return "4346464d010102030000000000000025001000026010000200000101101210000000000000030002";
     }
 
     @Override

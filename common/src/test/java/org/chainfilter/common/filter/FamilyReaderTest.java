@@ -2,6 +2,7 @@ package org.chainfilter.common.filter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
@@ -67,6 +68,41 @@ class FamilyReaderTest {
                 e.getMessage());
     }
 
+    /**
+     * The family's forms written with enhanced double hashing (strategy 01, the default before congruential hashing:
+     * the golden forms of that time) are read with it, find their keys, write back unchanged, and go on working.
+     */
+    @Test
+    void formsOfEnhancedDoubleHashingAreReadWithIt() throws Exception {
+        String counting = "4346464d010101030000000000000025101300313010001100010110200000200000000000010001";
+        CountingBloomFilter<Long> c = CountingBloomFilter.readFrom(in(counting), KeyEncoder.longs(), 100);
+        for (long key : new long[] {7, 1, 2, 3, 4, -1}) {
+            assertTrue(c.mightContain(key), "counting, key " + key);
+        }
+        assertEquals(counting, Hex.encode(c.toByteArray()));
+        assertTrue(c.remove(1L));
+        assertTrue(c.mightContain(7L) && c.mightContain(-1L));
+
+        String concurrent = "4346464d0401011100000000000000645e9a2f3a0310a0e9000000062ef69c03";
+        ConcurrentBloomFilter<Long> b = ConcurrentBloomFilter.readFrom(in(concurrent), KeyEncoder.longs(), 100);
+        for (long key : new long[] {1, 2, 3, -1}) {
+            assertTrue(b.mightContain(key), "concurrent, key " + key);
+        }
+        assertEquals(concurrent, Hex.encode(b.toByteArray()));
+
+        String scalable = "4346464d02013fb999999999999a00000000000000020343464246010106000000000000001100000000000102514346"
+                + "424601010600000000000000230000000365d052224346424601010600000000000000498000200083004132000000"
+                + "0000000001";
+        ScalableBloomFilter<Long> s = ScalableBloomFilter.readFrom(in(scalable), KeyEncoder.longs(), 1000);
+        assertEquals(scalable, Hex.encode(s.toByteArray()));
+        for (long key = -1; key < 200; key++) {
+            s.put(key);
+        }
+        for (long key = -1; key < 200; key++) {
+            assertTrue(s.mightContain(key), "scalable, key " + key);
+        }
+    }
+
     @Test
     void countingReaderRefusesCountersPastTheEnd() {
         // 3 counters in one word; the fourth nibble is set.
@@ -79,7 +115,8 @@ class FamilyReaderTest {
     void countingReaderRefusesAnotherIndexStrategy() {
         var e = assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.readFrom(
                 in("4346464d0101" + "07" + "02" + "0000000000000003" + "0000000000000000"), KeyEncoder.longs(), 100));
-        assertEquals("index strategy id is 7; a counting Bloom filter uses 1 (enhanced double hashing)", e.getMessage());
+        assertEquals("index strategy id is 7; a counting Bloom filter uses 1 (enhanced double hashing) or 2 (congruential"
+                + " hashing)", e.getMessage());
     }
 
     @Test

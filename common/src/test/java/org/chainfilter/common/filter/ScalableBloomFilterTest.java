@@ -33,8 +33,20 @@ class ScalableBloomFilterTest {
     }
 
     /**
+     * The bound holds at 0.1% too, where the first stages are a few dozen bits with k = 12 or 13. With enhanced double
+     * hashing, whose m^2 position sequences put a floor of about n/m^2 under each stage's rate, it did not: measured
+     * 0.22% with n0 = 1, 0.24% with n0 = 2, 0.17% with n0 = 5, and 0.13% with n0 = 10 at 10^5 items.
+     */
+    @Test
+    void smallFirstStagesKeepALowBound() {
+        for (long n0 : new long[] {1, 2, 5}) {
+            fillAndCheckTheBound(ScalableBloomFilter.create(KeyEncoder.longs(), n0, 0.001), 10, 100, 1_000, 10_000);
+        }
+    }
+
+    /**
      * Puts keys 0, 1, ... up to each target in turn; at each, the rate measured on 400,000 keys never put and
-     * {@code expectedFpp} are at most 1%. Then every key put is found.
+     * {@code expectedFpp} are at most the bound P. Then every key put is found.
      */
     private static void fillAndCheckTheBound(ScalableBloomFilter<Long> filter, long... targets) {
         long put = 0;
@@ -49,8 +61,9 @@ class ScalableBloomFilterTest {
             }
             double measured = (double) falsePositives / probes;
             String where = target + " items, " + filter;
-            assertTrue(measured <= 0.01, "measured " + measured + " at " + where);
-            assertTrue(filter.expectedFpp() <= 0.01, "expectedFpp " + filter.expectedFpp() + " at " + where);
+            double bound = filter.falsePositiveRateBound();
+            assertTrue(measured <= bound, "measured " + measured + " at " + where);
+            assertTrue(filter.expectedFpp() <= bound, "expectedFpp " + filter.expectedFpp() + " at " + where);
         }
         for (long i = 0; i < put; i++) {
             assertTrue(filter.mightContain(i));
@@ -59,7 +72,7 @@ class ScalableBloomFilterTest {
 
     /**
      * The golden filter of the contract test, rebuilt from classic filters: stage 0 (m = 17, k = 6, 2 items at 2%)
-     * may take an item while at most 17 * 0.02^(1/6) - 6 = 2.86 bits are set, so key 1 (5 bits) fills it; stage 1
+     * may take an item while at most 17 * 0.02^(1/6) - 6 = 2.86 bits are set, so key 1 (6 bits) fills it; stage 1
      * (m = 35, k = 6, limit 11.57) takes keys 2, 3 and 4; stage 2 (m = 73, k = 6) keys 5 and -1.
      */
     @Test
