@@ -78,14 +78,24 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      * An empty filter whose first stage holds {@code initialCapacity} items and whose compound rate stays at most
      * {@code falsePositiveRate} as it grows.
      *
-     * @throws IllegalArgumentException if the capacity is below 1 or the rate is not in (0, 1)
+     * @throws IllegalArgumentException if the capacity is below 1, the rate is not in (0, 1), or the first stage cannot
+     *     be made (its shape or its bit store is refused; the message names {@code P}, {@code n_0} and the stage's
+     *     rate {@code P (1 - r)})
      */
     public static <T> ScalableBloomFilter<T> create(
             KeyEncoder<? super T> encoder, long initialCapacity, double falsePositiveRate) {
         Objects.requireNonNull(encoder, "encoder");
         checkParameters(initialCapacity, falsePositiveRate);
         List<BloomFilter<T>> stages = new ArrayList<>();
-        stages.add(BloomFilter.create(encoder, stageShape(initialCapacity, falsePositiveRate, 0)));
+        try {
+            stages.add(BloomFilter.create(encoder, stageShape(initialCapacity, falsePositiveRate, 0)));
+        } catch (IllegalArgumentException e) {
+            // The shape's refusal names the first stage's rate P (1 - r), which the caller never gave.
+            throw new IllegalArgumentException("false-positive rate bound is " + falsePositiveRate
+                    + " with initial capacity " + initialCapacity + ": the first stage, for " + initialCapacity
+                    + " items at P (1 - r) = " + stageRate(falsePositiveRate, 0) + ", cannot be made: "
+                    + e.getMessage(), e);
+        }
         return new ScalableBloomFilter<>(encoder, initialCapacity, falsePositiveRate, stages);
     }
 

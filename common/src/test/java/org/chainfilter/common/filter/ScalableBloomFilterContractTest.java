@@ -54,6 +54,17 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableB
                 "initial capacity is 0; it must be at least 1",
                 () -> ScalableBloomFilter.create(KeyEncoder.longs(), 0, 0.01),
                 "false-positive rate is 1.0; it must be strictly between 0 and 1",
-                () -> ScalableBloomFilter.create(KeyEncoder.longs(), 10, 1.0));
+                () -> ScalableBloomFilter.create(KeyEncoder.longs(), 10, 1.0),
+                // The refusal named only the first stage's rate, P (1 - r), and a limit that P itself met.
+                "false-positive rate bound is 5.0E-77 with initial capacity 10: the first stage, for 10 items at"
+                        + " P (1 - r) = 9.999999999999997E-78, cannot be made: false-positive rate is"
+                        + " 9.999999999999997E-78; its optimal shape needs 256 hash functions, more than the 255 a"
+                        + " shape allows (the rate must be at least about 1.2e-77)",
+                () -> ScalableBloomFilter.create(KeyEncoder.longs(), 10, 5e-77),
+                "false-positive rate bound is 0.01 with initial capacity 4611686018427387903: the first stage, for"
+                        + " 4611686018427387903 items at P (1 - r) = 0.0019999999999999996, cannot be made:"
+                        + " 4611686018427387903 elements at rate 0.0019999999999999996 need 5.965166300815144E19 bits;"
+                        + " at most 9223372036854775807 are representable",
+                () -> ScalableBloomFilter.create(KeyEncoder.longs(), Long.MAX_VALUE / 2, 0.01));
     }
 }
