@@ -324,9 +324,12 @@ public final class BlockedBloomFilter<T> implements MembershipFilter<T> {
         return Math.round(sum / (hashFunctionCount * Math.log1p(-1.0 / 64)));
     }
 
-    /** The a-priori rate after {@code elements} distinct insertions: {@link BlockedBloomMath#falsePositiveRate}. */
+    /**
+     * The a-priori rate after {@code elements} distinct insertions:
+     * {@link BlockedBloomMath#falsePositiveRate(long, long, int)}, over the binomial load of this filter's blocks.
+     */
     public double falsePositiveRate(long elements) {
-        return BlockedBloomMath.falsePositiveRate((double) elements / blockCount, hashFunctionCount);
+        return BlockedBloomMath.falsePositiveRate(elements, blockCount, hashFunctionCount);
     }
 
     /** The number of 512-bit blocks. */

@@ -47,7 +47,8 @@ public final class BlockedBloomMath {
 
     /**
      * The false-positive rate for {@code elementsPerBlock = n / blocks} items per 512-bit block on average and
-     * {@code hashFunctionCount} probes per item, probe {@code i} in word {@code i mod 8} (the formula above).
+     * {@code hashFunctionCount} probes per item, probe {@code i} in word {@code i mod 8} (the formula above): the
+     * limit for many blocks of {@link #falsePositiveRate(long, long, int)}, and what the sizing uses.
      *
      * @throws IllegalArgumentException if the load is negative or not finite, or k is outside [1, 24]
      */
@@ -63,23 +64,70 @@ public final class BlockedBloomMath {
         if (elementsPerBlock >= SATURATED_LOAD) {
             return 1;
         }
-        double lambda = elementsPerBlock;
-        double logLambda = Math.log(lambda);
+        return averageOverLoads(elementsPerBlock, -1, 0, hashFunctionCount);
+    }
+
+    /**
+     * The false-positive rate of {@code elements} items in {@code blocks} blocks: the formula above with the exact load
+     * of a query's block, {@code Binomial(n, 1/B)}, in place of its Poisson limit. They differ for few blocks: one block
+     * holds exactly {@code n} items, and the Poisson average rated one block of 50 items at 0.935% where it measures
+     * 0.753% ({@code k = 8}), two blocks of 101 at 0.981% against 0.900%.
+     *
+     * @throws IllegalArgumentException if {@code elements} is negative, {@code blocks} below 1, or k outside [1, 24]
+     */
+    public static double falsePositiveRate(long elements, long blocks, int hashFunctionCount) {
+        if (elements < 0) {
+            throw new IllegalArgumentException("element count is " + elements + "; it must not be negative");
+        }
+        if (blocks < 1) {
+            throw new IllegalArgumentException("block count is " + blocks + "; it must be at least 1");
+        }
+        checkHashFunctionCount(hashFunctionCount);
+        double lambda = (double) elements / blocks;
+        if (elements == 0) {
+            return 0;
+        }
+        if (lambda >= SATURATED_LOAD) {
+            return 1;
+        }
+        if (blocks == 1) {
+            return Math.min(1.0, Math.exp(logAllSet(elements, hashFunctionCount)));
+        }
+        return averageOverLoads(lambda, elements, 1.0 / blocks, hashFunctionCount);
+    }
+
+    /**
+     * {@code Σ_{i >= 1} P(load = i) Π_j (1 - (63/64)^{i c_j})^{c_j}}, to {@code i = λ + 12 sqrt(λ) + 40}, with the load
+     * {@code Poisson(λ)} when {@code elements} is negative, else {@code Binomial(elements, p)} of mean {@code λ} (whose
+     * tail past that point is lighter still).
+     */
+    private static double averageOverLoads(double lambda, long elements, double p, int hashFunctionCount) {
+        boolean binomial = elements >= 0;
+        long last = (long) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 40);
+        if (binomial) {
+            last = Math.min(last, elements);
+        }
+        // log P(load = 0), and the part of log(P(i) / P(i - 1)) that does not depend on i
+        double logPmf = binomial ? elements * Math.log1p(-p) : -lambda;
+        double logStep = binomial ? Math.log(p) - Math.log1p(-p) : Math.log(lambda);
+        double sum = 0;
+        for (long i = 1; i <= last; i++) {
+            logPmf += logStep - Math.log(i) + (binomial ? Math.log(elements - i + 1) : 0);
+            sum += Math.exp(logPmf + logAllSet(i, hashFunctionCount));
+        }
+        return Math.min(1.0, sum);
+    }
+
+    /** log of the chance that a new item's {@code k} probes all hit set bits of a block that holds {@code items}. */
+    private static double logAllSet(long items, int hashFunctionCount) {
         double logEmptyPerProbe = Math.log1p(-1.0 / WORD_BITS);
         int perWord = hashFunctionCount / WORDS_PER_BLOCK;
         int wordsWithOneMore = hashFunctionCount % WORDS_PER_BLOCK;
-        long last = (long) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 40);
-        double logPmf = -lambda; // log Poisson(0; λ)
-        double sum = 0;
-        for (long i = 1; i <= last; i++) {
-            logPmf += logLambda - Math.log(i);
-            double logAllSet = wordsWithOneMore * logWordRate(i, perWord + 1, logEmptyPerProbe);
-            if (perWord > 0) {
-                logAllSet += (WORDS_PER_BLOCK - wordsWithOneMore) * logWordRate(i, perWord, logEmptyPerProbe);
-            }
-            sum += Math.exp(logPmf + logAllSet);
+        double logAllSet = wordsWithOneMore * logWordRate(items, perWord + 1, logEmptyPerProbe);
+        if (perWord > 0) {
+            logAllSet += (WORDS_PER_BLOCK - wordsWithOneMore) * logWordRate(items, perWord, logEmptyPerProbe);
         }
-        return Math.min(1.0, sum);
+        return logAllSet;
     }
 
     /** log of the chance that {@code probes} probes of a new item all hit set bits of a word after {@code items}. */
