@@ -26,7 +26,9 @@ import org.chainfilter.testkit.ParserContract;
  * and after an item is put (when the kind accepts it) the filter contains it.
  *
  * <p>Seeds ({@code FilterBinaryFormFuzzTestInputs/read}): made by the seed generator in each kind's documented form:
- * small filters of each kind, empty and with a few items, and headers declaring 2^40 bits or a wrong magic/version.
+ * small filters of each kind, empty and with a few items, and headers declaring 2^40 bits or a wrong magic/version
+ * (those of the Bloom kinds are of index strategy 1); the {@code *-congruential-*} seeds are the contract tests' golden
+ * forms of strategy 2.
  */
 class FilterBinaryFormFuzzTest {
     private static final long MAX_BYTES = 1 << 20;
