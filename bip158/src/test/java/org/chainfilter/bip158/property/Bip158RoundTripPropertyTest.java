@@ -78,8 +78,8 @@ class Bip158RoundTripPropertyTest {
         }
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> GcsFilter.build(params, elements));
-        assertEquals("a GCS of N = 400 elements with P = 0 and M = 4294967295 would take more than 33554432 bytes;"
-                + " choose M near 2^P (BIP158: P = 19, M = 784931)", refused.getMessage());
+        assertEquals("a GCS of N = 400 elements with P = 0 and M = 4294967295 would take more than 33554432 bytes"
+                + " with its count; choose M near 2^P (BIP158: P = 19, M = 784931)", refused.getMessage());
     }
 
     @Test
