@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * A bit store that many threads may write and read at once without a lock. {@link #set} is one atomic
  * {@code getAndBitwiseOr} on the word (a {@code LOCK OR}/{@code LOCK XADD}-class instruction on x86), so concurrent
- * sets never lose each other's bits; a bit once seen set by {@link #get} stays set until {@link #clear}.
+ * sets never lose each other's bits; a bit once seen set by {@link #get} stays set until {@link #clear}
+ * or an {@link #and} with a store where it is clear.
  *
  * <p>Reads use acquire semantics, so a thread that sees a bit set also sees everything the setting thread did before.
  * {@link #clear}, {@link #or} and {@link #and} are word-wise atomic but not atomic as a whole.
