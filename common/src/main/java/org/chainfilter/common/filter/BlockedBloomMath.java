@@ -41,6 +41,8 @@ public final class BlockedBloomMath {
     public static final int MAX_HASH_FUNCTIONS = 24;
     /** The load (items per block) from which {@link #falsePositiveRate} is 1 in double precision: 64 items per bit. */
     static final double SATURATED_LOAD = 64.0 * BLOCK_BITS;
+    /** {@code ln(63/64)}: the log of the chance that one probe leaves a given bit of its word clear. */
+    private static final double LOG_EMPTY_PER_PROBE = Math.log1p(-1.0 / WORD_BITS);
 
     private BlockedBloomMath() {
     }
@@ -120,19 +122,18 @@ public final class BlockedBloomMath {
 
     /** log of the chance that a new item's {@code k} probes all hit set bits of a block that holds {@code items}. */
     private static double logAllSet(long items, int hashFunctionCount) {
-        double logEmptyPerProbe = Math.log1p(-1.0 / WORD_BITS);
         int perWord = hashFunctionCount / WORDS_PER_BLOCK;
         int wordsWithOneMore = hashFunctionCount % WORDS_PER_BLOCK;
-        double logAllSet = wordsWithOneMore * logWordRate(items, perWord + 1, logEmptyPerProbe);
+        double logAllSet = wordsWithOneMore * logWordRate(items, perWord + 1);
         if (perWord > 0) {
-            logAllSet += (WORDS_PER_BLOCK - wordsWithOneMore) * logWordRate(items, perWord, logEmptyPerProbe);
+            logAllSet += (WORDS_PER_BLOCK - wordsWithOneMore) * logWordRate(items, perWord);
         }
         return logAllSet;
     }
 
     /** log of the chance that {@code probes} probes of a new item all hit set bits of a word after {@code items}. */
-    private static double logWordRate(long items, int probes, double logEmptyPerProbe) {
-        return probes * Math.log(-Math.expm1((double) items * probes * logEmptyPerProbe));
+    private static double logWordRate(long items, int probes) {
+        return probes * Math.log(-Math.expm1((double) items * probes * LOG_EMPTY_PER_PROBE));
     }
 
     /** The k in [1, 24] that minimises {@link #falsePositiveRate} at this load. */
