@@ -1,6 +1,7 @@
 package org.chainfilter.common.filter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,6 +102,54 @@ class FamilyReaderTest {
         for (long key = -1; key < 200; key++) {
             assertTrue(s.mightContain(key), "scalable, key " + key);
         }
+    }
+
+    /**
+     * A filter read from a form of strategy 1 keeps the strategy through {@code copy} and {@code clear}, and is not
+     * equal to a new filter (strategy 2) with the same shape and cells: the two write different bytes and put the
+     * same key on different positions. The contract test copies and compares only new filters, so a {@code copy} that
+     * took the default strategy, or an {@code equals} that left the strategy out, passed every test.
+     */
+    @Test
+    void formsOfEnhancedDoubleHashingKeepTheirStrategyThroughCopyAndClear() throws Exception {
+        String counting = "4346464d010101030000000000000025101300313010001100010110200000200000000000010001";
+        CountingBloomFilter<Long> c = CountingBloomFilter.readFrom(in(counting), KeyEncoder.longs(), 100);
+        CountingBloomFilter<Long> countingCopy = c.copy();
+        assertEquals(c, countingCopy);
+        assertEquals(counting, Hex.encode(countingCopy.toByteArray()));
+        assertTrue(countingCopy.remove(7L) && countingCopy.mightContain(7L) && countingCopy.mightContain(-1L));
+        countingCopy.clear();
+        String emptyCounting = "4346464d0101" + "01" + "03" + "0000000000000025" + "00".repeat(24);
+        assertEquals(emptyCounting, Hex.encode(countingCopy.toByteArray()));
+        assertNotEquals(CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(37, 3)), countingCopy);
+
+        String concurrent = "4346464d0401011100000000000000645e9a2f3a0310a0e9000000062ef69c03";
+        ConcurrentBloomFilter<Long> b = ConcurrentBloomFilter.readFrom(in(concurrent), KeyEncoder.longs(), 100);
+        ConcurrentBloomFilter<Long> concurrentCopy = b.copy();
+        assertEquals(b, concurrentCopy);
+        assertEquals(concurrent, Hex.encode(concurrentCopy.toByteArray()));
+        concurrentCopy.clear();
+        assertTrue(concurrentCopy.put(1L));
+        ConcurrentBloomFilter<Long> fresh = ConcurrentBloomFilter.withShape(KeyEncoder.longs(), Shape.of(100, 17));
+        assertTrue(fresh.put(1L));
+        // The same key on other positions: the words after the 16-byte header differ.
+        assertNotEquals(Hex.encode(fresh.toByteArray()).substring(32), Hex.encode(concurrentCopy.toByteArray())
+                .substring(32));
+        fresh.clear();
+        concurrentCopy.clear();
+        assertNotEquals(fresh, concurrentCopy);
+
+        String bloom = "43464246010105000000000000004630102b4243030013000000000000000c";
+        BloomFilter<Long> f = BloomFilter.fromByteArray(Hex.decode(bloom), KeyEncoder.longs());
+        BloomFilter<Long> bloomCopy = f.copy();
+        assertEquals(f, bloomCopy);
+        assertEquals(bloom, Hex.encode(bloomCopy.toByteArray()));
+        bloomCopy.merge(f);
+        assertEquals(bloom, Hex.encode(bloomCopy.toByteArray()));
+        bloomCopy.clear();
+        BloomFilter<Long> empty = BloomFilter.create(KeyEncoder.longs(), Shape.of(70, 5));
+        assertNotEquals(empty, bloomCopy);
+        assertEquals(org.chainfilter.common.bloom.EnhancedDoubleHashing.INSTANCE, bloomCopy.indexStrategy());
     }
 
     @Test
