@@ -25,7 +25,8 @@ import org.chainfilter.testvectors.Vector;
  * <ol>
  *   <li>The wallet trusts one chain of filter headers. A real wallet gets it from several peers' {@code cfheaders}
  *       and {@code cfcheckpt} messages and keeps the chain they agree on ({@code FilterHeaders.firstDisagreement}
- *       finds where two disagree); here it is the vectors' published headers.</li>
+ *       finds where two disagree); here it is the vectors' published headers. Its chain of block headers, which says
+ *       which block hash each height has, is likewise the vectors' published block hashes.</li>
  *   <li>For each block it asks a peer for the {@code cfilter} and accepts it only if it names the block asked for
  *       (the hash from the wallet's block headers: the filter header does not commit to it, and it keys the filter's
  *       SipHash, so the true filter under another block's hash chains to the header and hides the block's
@@ -36,9 +37,10 @@ import org.chainfilter.testvectors.Vector;
  *   <li>It matches its scripts against each accepted filter ({@link GcsQuery}: one buffer kept for the wallet, its
  *       scripts hashed and sorted again under each block's key, no allocation per block) and downloads only the
  *       blocks that match.</li>
- *   <li>For each downloaded block it checks the hash against the block asked for and the merkle root against the
- *       transactions, checks that the filter holds every output script of the block (the part of a filter a light
- *       client can verify without the scripts the inputs spend), and collects the outputs that pay it.</li>
+ *   <li>For each block it downloads (from a peer, which may send another block) it checks the hash against the block
+ *       asked for and the merkle root against the transactions, checks that the filter holds every output script of
+ *       the block (the part of a filter a light client can verify without the scripts the inputs spend), and collects
+ *       the outputs that pay it.</li>
  * </ol>
  * Run: {@code mvn -q -pl examples exec:java -Dexec.mainClass=org.chainfilter.examples.CompactFilterWalletExample}
  * (after {@code mvn -q -pl examples -am install -DskipTests}).
@@ -64,9 +66,17 @@ public final class CompactFilterWalletExample {
         byte[] cfilter(Block block, List<byte[]> spentScripts);
     }
 
-    /** One block of the chain as the peers see it: the full node's view (block and the scripts its inputs spend). */
-    private record ChainBlock(int height, Block block, byte[] raw, List<byte[]> spentScripts, Hash256 previousHeader,
-                              Hash256 header) {
+    /** A peer asked for a block: the bytes it answers with, given the block as the full node stores it. */
+    interface BlockPeer {
+        byte[] block(byte[] stored);
+    }
+
+    /**
+     * One block of the chain: the full node's view (block, its bytes and the scripts its inputs spend), then what the
+     * wallet trusts, the block's hash from its chain of block headers and the filter headers.
+     */
+    private record ChainBlock(int height, Block block, byte[] raw, List<byte[]> spentScripts, Hash256 hash,
+                              Hash256 previousHeader, Hash256 header) {
     }
 
     public static void main(String[] args) {
@@ -79,6 +89,11 @@ public final class CompactFilterWalletExample {
 
     /** The wallet's flow with {@code firstPeer} asked first, until one of its filters fails the checks. */
     static Result run(PrintStream out, Peer firstPeer) {
+        return run(out, firstPeer, stored -> stored);
+    }
+
+    /** {@link #run(PrintStream, Peer)} with the matching blocks downloaded from {@code blockPeer}. */
+    static Result run(PrintStream out, Peer firstPeer, BlockPeer blockPeer) {
         List<byte[]> walletScripts = walletScripts();
         GcsQuery query = GcsQuery.of(walletScripts);
         List<ChainBlock> chain = chain();
@@ -124,9 +139,10 @@ public final class CompactFilterWalletExample {
             boolean match = filter.matchAny(query);
             String action = "skipped, block not downloaded";
             if (match) {
-                Block block = download(entry, entry.block.hash());
+                byte[] raw = blockPeer.block(entry.raw);
+                Block block = download(entry, raw);
                 downloaded.add(entry.height);
-                downloadedBytes += entry.raw.length;
+                downloadedBytes += raw.length;
                 List<byte[]> missing = outputScriptsMissingFrom(filter, block);
                 if (!missing.isEmpty()) {
                     throw new IllegalStateException("the filter of block " + entry.height + " lacks output script "
@@ -145,7 +161,7 @@ public final class CompactFilterWalletExample {
                         }
                     }
                 }
-                action = "downloaded " + entry.raw.length + " bytes, " + found + " payment(s) to the wallet";
+                action = "downloaded " + raw.length + " bytes, " + found + " payment(s) to the wallet";
             }
             out.printf(Locale.ROOT, "%-8d %-10s %-32s %-7s %s%n", entry.height,
                     served.filterBytes().length + " B", servedBy, match ? "yes" : "no", action);
@@ -161,11 +177,11 @@ public final class CompactFilterWalletExample {
     }
 
     /**
-     * Whether a served filter is the basic filter of {@code entry}'s block: it names that block's hash and its header,
-     * on the trusted previous one, is the trusted header.
+     * Whether a served filter is the basic filter of {@code entry}'s block: it names the block's hash from the wallet's
+     * headers and its header, on the trusted previous one, is the trusted header.
      */
     private static boolean isFilterOf(CFilter served, ChainBlock entry) {
-        return served.blockHash().equals(entry.block.hash())
+        return served.blockHash().equals(entry.hash)
                 && headerOf(served, entry.previousHeader).equals(entry.header);
     }
 
@@ -215,12 +231,15 @@ public final class CompactFilterWalletExample {
         return new CFilter(block.hash(), gcs.encoded()).serialize();
     }
 
-    /** The block as a peer sends it, checked against the hash asked for and against its merkle root. */
-    private static Block download(ChainBlock entry, Hash256 expectedHash) {
-        Block block = Block.parse(entry.raw);
-        if (!block.hash().equals(expectedHash)) {
+    /**
+     * The block a peer sent for {@code entry}, checked against the hash the wallet's headers give and against its
+     * merkle root.
+     */
+    private static Block download(ChainBlock entry, byte[] raw) {
+        Block block = Block.parse(raw);
+        if (!block.hash().equals(entry.hash)) {
             throw new IllegalStateException("block " + entry.height + " has hash " + block.hash() + ", not "
-                    + expectedHash);
+                    + entry.hash);
         }
         if (!block.merkleRootMatches()) {
             throw new IllegalStateException("block " + entry.height + " does not match its merkle root");
@@ -243,6 +262,7 @@ public final class CompactFilterWalletExample {
         for (Vector row : Suites.bundled("bip158-basic.core.json").vectors()) {
             byte[] raw = row.hex("block");
             chain.add(new ChainBlock(row.count("height"), Block.parse(raw), raw, row.hexList("prevoutScripts"),
+                    Hash256.fromDisplayHex(Hex.encode(row.hex("blockHash", Hash256.LENGTH))),
                     Hash256.fromDisplayHex(Hex.encode(row.hex("prevHeader", Hash256.LENGTH))),
                     Hash256.fromDisplayHex(Hex.encode(row.hex("header", Hash256.LENGTH)))));
         }

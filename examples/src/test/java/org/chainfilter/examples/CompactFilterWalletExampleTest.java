@@ -1,6 +1,7 @@
 package org.chainfilter.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -62,6 +63,21 @@ class CompactFilterWalletExampleTest {
         assertEquals(List.of(926485), result.refusedHeights());
         assertEquals(List.of(926485, 1263442), result.downloadedHeights());
         assertEquals(paymentsInEveryBlock(), result.payments());
+    }
+
+    /**
+     * A peer that answers a download with another block (here the genesis block, whose merkle root holds) is caught by
+     * the hash the wallet's headers give. The check compared the block read from the full node's bytes with the hash
+     * of those same bytes, so it could not fail (found by a review).
+     */
+    @Test
+    void aDownloadOfAnotherBlockIsRefused() {
+        byte[] genesis = row(0).hex("block");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> CompactFilterWalletExample.run(
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                (block, spent) -> CFilter.of(BasicFilter.build(block, spent)).serialize(), stored -> genesis));
+        assertEquals("block 926485 has hash " + Block.parse(genesis).hash() + ", not " + row(926485).text("blockHash"),
+                e.getMessage());
     }
 
     /** A filter that leaves out one of the block's output scripts is caught by the light client's own check. */
