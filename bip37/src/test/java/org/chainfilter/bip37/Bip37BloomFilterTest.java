@@ -147,7 +147,7 @@ class Bip37BloomFilterTest {
     /**
      * Core's sizes, spec digest §2.2 (checked there against the published vectors). (9, 0.01) and (5, 0.05) are where
      * Core's integer division gives one hash function fewer than bitcoinj's and btcd's floating point. (1, 1e-20) and
-     * (100, 1e-20) give 61 and 65 by the formula, which Core cuts to MAX_HASH_FUNCS = 50 (computed with Core's
+     * (100, 1e-20) give 60 and 65 by the formula, which Core cuts to MAX_HASH_FUNCS = 50 (computed with Core's
      * expression in C doubles).
      */
     @ParameterizedTest
