@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptPattern;
@@ -106,9 +104,10 @@ public final class SpvWalletExample {
         }
         List<MatchedTransaction> proven = received.verify();
         FilteredBlock asBitcoinj = BitcoinjAdapters.toBitcoinj(received);
-        Set<String> bitcoinjTxids = new TreeSet<>();
+        // Both in tree order, so the order is compared too.
+        List<String> bitcoinjTxids = new ArrayList<>();
         asBitcoinj.getTransactionHashes().forEach(hash -> bitcoinjTxids.add(hash.toString()));
-        Set<String> ourTxids = new TreeSet<>();
+        List<String> ourTxids = new ArrayList<>();
         proven.forEach(m -> ourTxids.add(m.txid().toString()));
         if (!bitcoinjTxids.equals(ourTxids)) {
             throw new IllegalStateException("bitcoinj and chainfilter disagree on the proof: bitcoinj proves "
