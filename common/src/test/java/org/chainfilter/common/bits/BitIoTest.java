@@ -61,6 +61,24 @@ class BitIoTest {
     }
 
     @Test
+    void unaryOfSixtyThreeFillingAFreshCacheLeavesNothingBehind() {
+        // 63 one-bits and the terminating zero are exactly the 64 bits of the first refill: the run consumes the whole
+        // cache, and a shift by 64 is no shift in Java (it kept the stale ones, ORed into the next refill, and the
+        // next byte 5a read as ff). MSB-first by hand: ff x7, fe = unary 63; 5a; a5 = 1 0 | 100101 = unary 1, 0x25.
+        BitReader reader = new BitReader(Hex.decode("fffffffffffffffe5aa5"));
+        assertEquals(63, reader.readUnary());
+        assertEquals(0x5a, reader.readBits(8));
+        assertEquals(1, reader.readUnary());
+        assertEquals(0x25, reader.readBits(6));
+        assertEquals(0, reader.remainingBits());
+        // The same after a read that empties the cache exactly (64 bits read as two halves).
+        reader = new BitReader(Hex.decode("0123456789abcdef" + "fffffffffffffffe" + "5a"));
+        assertEquals(0x0123456789abcdefL, reader.readBits(64));
+        assertEquals(63, reader.readUnary());
+        assertEquals(0x5a, reader.readBits(8));
+    }
+
+    @Test
     void unaryOfSixtyFourIsEightFfBytesThenAZeroBit() {
         BitWriter writer = new BitWriter();
         writer.writeUnary(64);
