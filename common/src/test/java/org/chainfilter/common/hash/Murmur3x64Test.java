@@ -162,6 +162,33 @@ class Murmur3x64Test {
         }
     }
 
+    /**
+     * Text under seeds of 2^31 and above: the chars overload must zero-extend the seed as the byte overload does (its
+     * seed was sign-extended and every test still passed, as the chars test used seeds 0 to 39). Values from the mmh3
+     * 5.3.0 Python package, {@code mmh3.hash64(s.encode("utf-16-le", "surrogatepass"), seed, x64arch=True,
+     * signed=False)}; the texts (given as UTF-16 code units) hold unpaired surrogates and fill one 16-byte block plus a
+     * tail of one char and of six.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "fba4c795, 00e9 20ac d800 0041 007a 0100 ffff 0080 1234, a95bc64e47f29410, f936ef071fc9ca00",
+        "ffffffff, 00e9 20ac d800 0041 007a 0100 ffff 0080 1234, f6db3f34391f4291, ab1d4acaecf286a8",
+        "80000000, 00e9 20ac d800 0041 007a 0100 ffff 0080 1234, e0a619ae72a717f3, 9ab2bcea8f8c871b",
+        "fba4c795, 0000 ffff dc00 00ff 7fff 8000 0061 0062 0063 0064 0065 0066 0067 0068, 850386e80cd4eafe, "
+                + "5ed2d7e28092680f",
+    })
+    void charsUnderSeedsAbove2To31MatchTheReference(String seed, String units, String h1, String h2) {
+        StringBuilder text = new StringBuilder();
+        for (String unit : units.split(" ")) {
+            text.append((char) Integer.parseInt(unit, 16));
+        }
+        Murmur3.x64_128OfChars(Integer.parseUnsignedInt(seed, 16), text, (a, b) -> {
+            assertEquals(h1, String.format("%016x", a));
+            assertEquals(h2, String.format("%016x", b));
+            return true;
+        });
+    }
+
     @Test
     void rangeOutsideTheArrayIsRefused() {
         IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
