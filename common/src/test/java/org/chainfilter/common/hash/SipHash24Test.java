@@ -3,6 +3,8 @@ package org.chainfilter.common.hash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.google.common.hash.Hashing;
+import java.util.SplittableRandom;
 import org.chainfilter.common.Hex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +36,24 @@ class SipHash24Test {
         assertEquals(expected, String.format("%016x", SipHash24.hash(KEY, message)));
         assertEquals(expected, String.format("%016x",
                 SipHash24.hash(0x0706050403020100L, 0x0f0e0d0c0b0a0908L, message)));
+    }
+
+    /**
+     * The length byte folded into the last word is {@code length mod 256}, all eight bits: the reference vectors stop at
+     * 63 bytes, so a length masked to 7 bits passed them all. Guava's {@code Hashing.sipHash24(k0, k1)}, an independent
+     * implementation, gives the expected values for every length up to 600 (past 128 and 256).
+     */
+    @Test
+    void lengthsAbove127AgreeWithGuava() {
+        SplittableRandom random = new SplittableRandom(11);
+        byte[] data = new byte[600];
+        random.nextBytes(data);
+        long k0 = 0x0706050403020100L;
+        long k1 = 0x0f0e0d0c0b0a0908L;
+        for (int length = 0; length <= data.length; length++) {
+            long expected = Hashing.sipHash24(k0, k1).hashBytes(data, 0, length).asLong();
+            assertEquals(expected, SipHash24.hash(k0, k1, data, 0, length), "length " + length);
+        }
     }
 
     @Test
