@@ -22,6 +22,19 @@ class BloomMathTest {
     }
 
     @Test
+    void aFilterTooSmallForItsElementsStillGetsOneHashFunction() {
+        // m / n * ln 2 rounds to 0 here (1 / 100 * 0.693 = 0.0069; 50 / 100 * 0.693 = 0.35); a filter queried with no
+        // hash function would answer "maybe" for everything without ever touching a bit. Core's CBloomFilter and
+        // Guava's optimalNumOfHashFunctions both clamp to at least 1.
+        assertEquals(1, BloomMath.optimalHashFunctionCount(100, 1));
+        assertEquals(1, BloomMath.optimalHashFunctionCount(100, 50));
+        assertEquals(1, BloomMath.optimalHashFunctionCount(Long.MAX_VALUE, 1));
+        // 104 bits: 0.72 rounds to 1 on its own; 300 bits: 2.08 rounds to 2.
+        assertEquals(1, BloomMath.optimalHashFunctionCount(100, 104));
+        assertEquals(2, BloomMath.optimalHashFunctionCount(100, 300));
+    }
+
+    @Test
     void aTenthOfAPercentNeeds14378BitsPerElementAndTenHashes() {
         assertEquals(14.377588, BloomMath.bitsPerElement(0.001), 1e-6);
         assertEquals(10, BloomMath.optimalHashFunctionCount(0.001));
