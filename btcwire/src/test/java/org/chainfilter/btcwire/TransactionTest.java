@@ -136,6 +136,22 @@ class TransactionTest {
         assertEquals("nLockTime -1 is outside the uint32 range", e.getMessage());
     }
 
+    /**
+     * Core's {@code IsCoinBase}: one input whose prevout {@code IsNull()}, that is a zero hash and index 0xffffffff;
+     * both halves count (a coinbase test that looked at the index alone passed every test before).
+     */
+    @Test
+    void onlyTheNullOutpointMakesACoinbase() {
+        TxInput coinbaseInput = Block.fromHex(raw("block_13b8a")).transactions().get(0).inputs().get(0);
+        assertTrue(new Transaction(1, List.of(coinbaseInput), List.of(), 0).isCoinbase());
+        Hash256 nonZero = Hash256.fromInternalHex("01" + "00".repeat(31));
+        assertFalse(new Transaction(1, List.of(new TxInput(new OutPoint(nonZero, 0xffffffffL),
+                coinbaseInput.scriptSig(), coinbaseInput.sequence(), List.of())), List.of(), 0).isCoinbase());
+        assertFalse(new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.ZERO, 0),
+                coinbaseInput.scriptSig(), coinbaseInput.sequence(), List.of())), List.of(), 0).isCoinbase());
+        assertFalse(new Transaction(1, List.of(coinbaseInput, coinbaseInput), List.of(), 0).isCoinbase());
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
