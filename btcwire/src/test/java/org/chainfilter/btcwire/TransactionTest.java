@@ -152,6 +152,33 @@ class TransactionTest {
         assertFalse(new Transaction(1, List.of(coinbaseInput, coinbaseInput), List.of(), 0).isCoinbase());
     }
 
+    /**
+     * An outpoint's 36 bytes are Core's {@code COutPoint} serialization, txid in internal order then the index as
+     * uint32 little-endian, in both {@code toBytes} and {@code writeTo(byte[], int)}. The index-0 and 0xffffffff
+     * outpoints checked before read the same in either byte order; block 13b8a's transaction 3 spends output 1, whose
+     * bytes below are cut from the published block by hand.
+     */
+    @Test
+    void outPointBytesAreTheWireBytesWithALittleEndianIndex() {
+        String blockHex = raw("block_13b8a");
+        Block block = Block.fromHex(blockHex);
+        OutPoint spendsOne = block.transactions().get(3).inputs().get(0).outPoint();
+        assertEquals(1, spendsOne.index());
+        assertEquals("c40297f730dd7b5a99567eb8d27b78758f607507c52292d02d4031895b52f2ff01000000",
+                Hex.encode(spendsOne.toBytes()));
+        byte[] placed = new byte[OutPoint.LENGTH + 3];
+        spendsOne.writeTo(placed, 3);
+        assertEquals("000000c40297f730dd7b5a99567eb8d27b78758f607507c52292d02d4031895b52f2ff01000000",
+                Hex.encode(placed));
+        for (Transaction tx : block.transactions()) {
+            for (TxInput in : tx.inputs()) {
+                assertTrue(blockHex.contains(Hex.encode(in.outPoint().toBytes())), in.outPoint().toString());
+            }
+        }
+        assertEquals("00".repeat(32) + "04030201",
+                Hex.encode(new OutPoint(Hash256.ZERO, 0x01020304L).toBytes()));
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
