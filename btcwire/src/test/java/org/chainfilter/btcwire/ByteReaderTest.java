@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.chainfilter.common.Hex;
+import org.chainfilter.testkit.bitcoin.BitcoinData;
 import org.junit.jupiter.api.Test;
 
 class ByteReaderTest {
@@ -87,6 +88,25 @@ class ByteReaderTest {
                 () -> new ByteReader(Hex.decode("05aabb")).readVarBytes("script", 10_000));
         assertEquals("script length is 5 but at 1 bytes or more each they cannot fit in the 2 bytes left",
                 e.getMessage());
+    }
+
+    /**
+     * A field that ends exactly at the end of the input is read, not refused: the count check is "cannot fit", so
+     * {@code count * minBytes == remaining} passes (a {@code >=} there passed every test before). A block whose last
+     * transaction is a minimal 10-byte one (Core reads empty vin, flags 0 as no inputs and no outputs) ends that way.
+     */
+    @Test
+    void aFieldThatEndsExactlyAtTheEndIsRead() {
+        ByteReader reader = new ByteReader(Hex.decode("03aabbcc"));
+        assertArrayEquals(Hex.decode("aabbcc"), reader.readVarBytes("script", 100));
+        assertEquals(0, reader.remaining());
+        ByteReader counts = new ByteReader(Hex.decode("02" + "00".repeat(10)));
+        assertEquals(2, counts.readCount("pair count", 10, 5));
+
+        String header = BitcoinData.raw("block_13b8a").substring(0, 160);
+        Block block = Block.fromHex(header + "01" + "01000000" + "00" + "00" + "00000000");
+        assertEquals(1, block.transactions().size());
+        assertEquals(0, block.transactions().get(0).inputs().size());
     }
 
     @Test
