@@ -55,6 +55,24 @@ class Hash256Test {
     }
 
     /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
+    /**
+     * {@code compareTo} orders by the internal bytes, first byte first, each unsigned (0x80 above 0x7f): a signed
+     * comparison passed every test before.
+     */
+    @Test
+    void ordersByInternalBytesUnsigned() {
+        Hash256 high = Hash256.fromInternalHex("80" + "00".repeat(31));
+        Hash256 low = Hash256.fromInternalHex("7f" + "ff".repeat(31));
+        assertTrue(high.compareTo(low) > 0);
+        assertTrue(low.compareTo(high) < 0);
+        assertTrue(Hash256.fromInternalHex("ff" + "00".repeat(31)).compareTo(Hash256.ZERO) > 0);
+        // The first internal byte decides, which is the last byte of the display form.
+        Hash256 lastDisplayByteSet = Hash256.fromDisplayHex("00".repeat(31) + "01");
+        Hash256 firstDisplayByteSet = Hash256.fromDisplayHex("ff" + "00".repeat(31));
+        assertTrue(lastDisplayByteSet.compareTo(firstDisplayByteSet) > 0);
+        assertEquals(0, high.compareTo(Hash256.fromInternalHex("80" + "00".repeat(31))));
+    }
+
     @Test
     void doubleSha256OfAKnownInput() {
         Hash256 h = Sha256d.hash("hello".getBytes(StandardCharsets.US_ASCII));
