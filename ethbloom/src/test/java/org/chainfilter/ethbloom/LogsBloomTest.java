@@ -220,4 +220,46 @@ class LogsBloomTest {
         System.arraycopy(address, 0, padded, 12, 20);
         assertNotEquals(LogsBloom.ofValue(address), LogsBloom.ofValue(padded));
     }
+
+    /**
+     * {@code containsAll} is Besu's {@code couldContain} / parity's {@code contains_bloom}: {@code (B & Q) == Q} over
+     * all 256 bytes, every bit of the probe. Two probes that share a 64-bit word with a set bit of the bloom, and a
+     * probe bit in bytes 0..7 (bits 1984..2047, the last word), must be refused.
+     */
+    @Test
+    void containsAllNeedsEveryProbeBitInEveryWord() {
+        byte[] bit0 = new byte[256];
+        bit0[255] = 0x01; // bit 0
+        byte[] bits0and1 = new byte[256];
+        bits0and1[255] = 0x03; // bits 0 and 1, same byte, same word
+        byte[] bits0and63 = new byte[256];
+        bits0and63[255] = 0x01;
+        bits0and63[248] = (byte) 0x80; // bit 63: still word 0
+        LogsBloom block = LogsBloom.fromBytes(bit0);
+        assertTrue(block.containsAll(LogsBloom.fromBytes(bit0)));
+        assertFalse(block.containsAll(LogsBloom.fromBytes(bits0and1)));
+        assertFalse(block.containsAll(LogsBloom.fromBytes(bits0and63)));
+
+        byte[] bit2047 = new byte[256];
+        bit2047[0] = (byte) 0x80; // bit 2047, the most significant bit of byte 0
+        byte[] bit1984 = new byte[256];
+        bit1984[7] = 0x01; // bit 1984, the lowest bit of the last word
+        byte[] ones = new byte[256];
+        java.util.Arrays.fill(ones, (byte) 0xff);
+        assertFalse(LogsBloom.EMPTY.containsAll(LogsBloom.fromBytes(bit2047)));
+        assertFalse(LogsBloom.EMPTY.containsAll(LogsBloom.fromBytes(bit1984)));
+        assertFalse(block.containsAll(LogsBloom.fromBytes(bit2047)));
+        assertTrue(LogsBloom.fromBytes(ones).containsAll(LogsBloom.fromBytes(bit2047)));
+
+        // With real values: the ERC-20 Transfer topic sets bits 1443, 481, 1060 (KeccakAndBitsTest); a bloom holding
+        // only two of them does not contain the topic's bloom.
+        byte[] transfer = Hex.decode("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
+        byte[] twoOfThree = new byte[256];
+        twoOfThree[255 - 1443 / 8] |= (byte) (1 << (1443 % 8));
+        twoOfThree[255 - 481 / 8] |= (byte) (1 << (481 % 8));
+        assertFalse(LogsBloom.fromBytes(twoOfThree).containsAll(LogsBloom.ofValue(transfer)));
+        twoOfThree[255 - 1060 / 8] |= (byte) (1 << (1060 % 8));
+        assertTrue(LogsBloom.fromBytes(twoOfThree).containsAll(LogsBloom.ofValue(transfer)));
+        assertEquals(LogsBloom.fromBytes(twoOfThree), LogsBloom.ofValue(transfer));
+    }
 }
