@@ -139,4 +139,28 @@ class LogFilterTest {
         assertEquals("topic position 0 has more than 1000 alternatives; at most 1000 are allowed (geth maxSubTopics)",
                 assertThrows(IllegalArgumentException.class, () -> many.topic(0, extra)).getMessage());
     }
+
+    /**
+     * The builder's contract ("a null alternative, or no alternative, makes the position a wildcard for good"): a
+     * later {@code topic(p)} with no alternative turns a position that already had alternatives into a wildcard, as
+     * {@code topic(p, (byte[]) null)} does, in whichever order; like geth's {@code []} position it then asks nothing of
+     * the bloom.
+     */
+    @Test
+    void aTopicCallWithNoAlternativeMakesThePositionAWildcardForGood() {
+        LogsBloom block = LogsBloom.builder().addLog(A, List.of(T1)).build();
+        for (LogFilter filter : List.of(
+                LogFilter.builder().topic(0, T3).topic(0).build(),
+                LogFilter.builder().topic(0).topic(0, T3).build(),
+                LogFilter.builder().topic(0, T3).topic(0, (byte[]) null).build(),
+                LogFilter.builder().topic(0, (byte[]) null).topic(0, T3).build())) {
+            assertNull(filter.topics().get(0), filter.toString());
+            assertTrue(filter.isMatchAll(), filter.toString());
+            assertEquals(0, filter.bloomBitClauses().length, filter.toString());
+            assertTrue(filter.couldMatch(block), filter.toString());
+            assertTrue(filter.matches(A, List.of(T1)), filter.toString());
+        }
+        // Without the wildcard call the same position asks for T3, which the block lacks.
+        assertFalse(LogFilter.builder().topic(0, T3).build().couldMatch(block));
+    }
 }
