@@ -125,4 +125,19 @@ class BloomBitsMatcherTest {
         assertEquals("an alternative has no bloom bit", assertThrows(IllegalArgumentException.class,
                 () -> BloomBitsMatcher.ofBits(new int[][][] {{{}}})).getMessage());
     }
+
+    /**
+     * A range whose last block is the first block of a section (to - first = 4096 s) must still reach that section:
+     * with geth's synthetic vectors, [[{16,16,16}]] over 0..4096 gives the multiples of 16 up to and including 4096.
+     */
+    @Test
+    void aRangeEndingOnTheFirstBlockOfASectionIncludesIt() {
+        assertArrayEquals(expected(0, 4_096, b -> b % 16 == 0), run(new int[][][] {{{16, 16, 16}}}, 0, 4_096));
+        assertArrayEquals(new long[] {8_192}, run(new int[][][] {{{16, 16, 16}}}, 8_177, 8_192));
+        assertArrayEquals(new long[] {4_096}, run(new int[][][] {{{16, 16, 16}}}, 4_096, 4_096));
+        // Counted from a first block that is not 0: block 100 + 4096 is bit 0 of section 1.
+        LongStream.Builder out = LongStream.builder();
+        BloomBitsMatcher.ofBits(new int[][][] {{{16, 16, 16}}}).candidates(SYNTHETIC, 100, 100, 4_196, out::add);
+        assertArrayEquals(expected(100, 4_196, b -> (b - 100) % 16 == 0), out.build().toArray());
+    }
 }
