@@ -270,20 +270,29 @@ class SectionIndexTest {
         Files.write(file, buffer.array());
     }
 
-    @Test
-    void inconsistentSectionsWithAValidChecksumAreRefused() throws IOException {
+    /** Writes a one-block index whose bloom is the zero address's; returns its section file. */
+    private Path oneBlockZeroAddressSection() {
         try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
             SyntheticChain.append(writer, 0, LogsBloom.ofValue(new byte[20]));
         }
-        Path file = dir.resolve("section-0000000000.bits");
-        byte[] good = Files.readAllBytes(file);
-        int firstVectorBit = -1;
-        for (int bit = 0; bit < 2048 && firstVectorBit < 0; bit++) {
-            if (((good[56 + 2 * bit] & 0xff) << 8 | (good[57 + 2 * bit] & 0xff)) != 0) {
-                firstVectorBit = bit;
+        return dir.resolve("section-0000000000.bits");
+    }
+
+    /** The first bloom bit whose vector is stored with a non-zero length in a section file's length table. */
+    private static int firstStoredVectorBit(byte[] section) {
+        for (int bit = 0; bit < 2048; bit++) {
+            if (((section[56 + 2 * bit] & 0xff) << 8 | (section[57 + 2 * bit] & 0xff)) != 0) {
+                return bit;
             }
         }
-        int bit = firstVectorBit;
+        throw new AssertionError("no stored vector");
+    }
+
+    @Test
+    void inconsistentSectionsWithAValidChecksumAreRefused() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        byte[] good = Files.readAllBytes(file);
+        int bit = firstStoredVectorBit(good);
 
         rewriteWithValidCrc(file, b -> b.putInt(4, 3));
         assertEquals(file + " has format version 3; this reader knows version 2",
@@ -441,5 +450,35 @@ class SectionIndexTest {
         IndexFormatException metaPipe = assertTimeoutPreemptively(Duration.ofSeconds(10),
                 () -> assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)));
         assertEquals(dir + " holds no section index (index.meta is not a regular file)", metaPipe.getMessage());
+    }
+
+    /**
+     * Sparse vectors (a 64-byte bitmap of the non-zero bytes, then those bytes) ANDed into a value's accumulator: a
+     * word skipped because the accumulator is already zero there must still step over its stored bytes. The ERC-20
+     * Transfer topic sets bloom bits 1443, 481, 1060 (KeccakAndBitsTest); block 10 has only bits 481 and 1060 and
+     * block 3000 has the topic. Only block 3000's bloom passes {@code couldMatch}, so it is the only candidate.
+     */
+    @Test
+    void sparseVectorsSkipTheStoredBytesOfWordsAlreadyZero() {
+        byte[] transfer = Hex.decode("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
+        byte[] bits = new byte[256];
+        bits[255 - 481 / 8] |= (byte) (1 << (481 % 8));
+        bits[255 - 1060 / 8] |= (byte) (1 << (1060 % 8));
+        LogsBloom twoOfThree = LogsBloom.fromBytes(bits);
+        LogsBloom withTopic = LogsBloom.ofValue(transfer);
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b <= 3_000; b++) {
+                SyntheticChain.append(writer, b, b == 10 ? twoOfThree : b == 3_000 ? withTopic : LogsBloom.EMPTY);
+            }
+        }
+        LogFilter filter = LogFilter.builder().topic(0, transfer).build();
+        assertTrue(filter.couldMatch(withTopic));
+        assertEquals(false, filter.couldMatch(twoOfThree));
+        SectionIndex index = SectionIndex.open(dir);
+        assertArrayEquals(new long[] {3_000}, index.candidates(filter, 0, 3_000));
+        assertArrayEquals(new long[] {3_000}, index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{1443, 481}}}),
+                0, 3_000));
+        assertArrayEquals(new long[] {10, 3_000}, index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{481, 1060}}}),
+                0, 3_000));
     }
 }
