@@ -481,4 +481,24 @@ class SectionIndexTest {
         assertArrayEquals(new long[] {10, 3_000}, index.candidates(BloomBitsMatcher.ofBits(new int[][][] {{{481, 1060}}}),
                 0, 3_000));
     }
+
+    /** The format admits 0, 512 or 65..511 bytes per vector: a bare 64-byte bitmap (no stored byte) is refused. */
+    @Test
+    void aVectorOfOnlyABitmapIsRefused() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        byte[] good = Files.readAllBytes(file);
+        int bit = firstStoredVectorBit(good);
+        // The first stored vector is 65 bytes at 4152: bitmap flagging byte 0, then that byte. Keep a zero bitmap.
+        assertEquals(65, (good[56 + 2 * bit] & 0xff) << 8 | (good[57 + 2 * bit] & 0xff));
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(good.length - 1);
+        out.put(good, 0, 4152).put(new byte[64]).put(good, 4152 + 65, good.length - 4152 - 65);
+        out.putShort(56 + 2 * bit, (short) 64);
+        out.putInt(20, out.getInt(20) - 1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(out.array(), 0, out.capacity() - 4);
+        out.putInt(out.capacity() - 4, (int) crc.getValue());
+        Files.write(file, out.array());
+        assertEquals(file + ": vector of bloom bit " + bit + " is 64 bytes; a vector is 0, 512 or 65..511 bytes",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
 }
