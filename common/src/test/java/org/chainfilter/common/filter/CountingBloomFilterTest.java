@@ -57,6 +57,33 @@ class CountingBloomFilterTest {
         assertFalse(filter.remove(5L));
     }
 
+    /**
+     * The class comment's second refusal: a counter that the item hits {@code j} times but that holds fewer than
+     * {@code j} counts (and is not saturated) proves the item absent, so {@code remove} returns {@code false} and
+     * changes nothing. With one counter and k = 3 every item hits counter 0 three times; a form holding 1 there (the
+     * documented layout: counter 0 in the low nibble of the last word) has every counter non-zero, so only this rule
+     * can refuse. Removing on the non-zero test alone passed every test (from a mutation review).
+     */
+    @Test
+    void aCounterHoldingFewerCountsThanItsHitsRefusesTheRemove() throws Exception {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(1, 3));
+        filter.put(5L);
+        byte[] form = filter.toByteArray();
+        assertEquals(3, form[form.length - 1]);
+        form[form.length - 1] = 1;
+        CountingBloomFilter<Long> one = CountingBloomFilter.readFrom(
+                new java.io.ByteArrayInputStream(form), KeyEncoder.longs(), 1_000);
+        assertEquals(1, one.counter(0));
+        assertTrue(one.mightContain(5L));
+        assertFalse(one.remove(5L), "3 hits on a counter holding 1");
+        assertEquals(1, one.counter(0), "a refused remove changed the counter");
+        form[form.length - 1] = 2;
+        CountingBloomFilter<Long> two = CountingBloomFilter.readFrom(
+                new java.io.ByteArrayInputStream(form), KeyEncoder.longs(), 1_000);
+        assertFalse(two.remove(5L), "3 hits on a counter holding 2");
+        assertEquals(2, two.counter(0));
+    }
+
     /** The saturation rule: a counter at 15 stays 15, so items sharing it are never lost. */
     @Test
     void aSaturatedCounterIsNeverDecremented() {
