@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.chainfilter.common.Hex;
 import org.chainfilter.common.bloom.KeyEncoder;
+import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 
 class CuckooFilterTest {
@@ -256,6 +260,65 @@ class CuckooFilterTest {
                 () -> CuckooFilter.readFrom(new ByteArrayInputStream(staleFingerprint), KeyEncoder.longs(), 1000));
         assertEquals("victim flag 0 with bucket 0 and fingerprint 5; the form has flag 1, or flag 0 with both 0",
                 e.getMessage());
+    }
+
+    /**
+     * The stashed victim answers for its own two buckets only, as in the authors' reference code ({@code victim_.used
+     * && tag == victim_.tag && (i1 == victim_.index || i2 == victim_.index)}): a key with the victim's fingerprint but
+     * other buckets is neither found nor removed through the stash. The form is built by hand from the documented
+     * layout (2 buckets of 8-bit fingerprints, every slot holding another fingerprint, the victim in the bucket the key
+     * does not use), and the keys' fingerprints and buckets come from the class comment's formulas over the Murmur3
+     * hash of their 8 little-endian bytes. Matching the stash on the fingerprint alone passed every test (from a
+     * mutation review).
+     */
+    @Test
+    void theStashAnswersOnlyForItsOwnBuckets() throws Exception {
+        int f = 8;
+        long key = 0;
+        long[] p;
+        while ((p = placement(key, 2, f))[1] != p[2]) {
+            key++;
+        }
+        long fp = p[0];
+        long other = 1 - p[1];
+        long filler = fp == 1 ? 2 : 1;
+        long word = 0;
+        for (int slot = 0; slot < 8; slot++) {
+            word |= filler << (f * slot);
+        }
+        byte[] form = form(f, 2, 9, other, fp, word);
+        CuckooFilter<Long> filter = CuckooFilter.readFrom(new ByteArrayInputStream(form), KeyEncoder.longs(), 1000);
+        assertTrue(filter.isFull());
+        assertFalse(filter.mightContain(key), "the stash matched a key whose buckets are not the victim's");
+        assertFalse(filter.remove(key), "the stash was removed by a key whose buckets are not the victim's");
+        assertEquals(Hex.encode(form), Hex.encode(filter.toByteArray()));
+        long mate = key + 1;
+        while (!((p = placement(mate, 2, f))[0] == fp && p[1] == other)) {
+            mate++;
+        }
+        assertTrue(filter.mightContain(mate));
+        assertTrue(filter.remove(mate));
+        assertFalse(filter.isFull());
+        assertEquals(8, filter.approximateElementCount());
+    }
+
+    /** A cuckoo form by the documented layout: header, f, bucket count, item count, a victim, one table word. */
+    private static byte[] form(int f, long buckets, long count, long victimBucket, long victimFingerprint, long word) {
+        return ByteBuffer.allocate(6 + 34 + 8).putInt(0x4346464d).put((byte) 5).put((byte) 1).put((byte) f)
+                .putLong(buckets).putLong(count).put((byte) 1).putLong(victimBucket).putLong(victimFingerprint)
+                .putLong(word).array();
+    }
+
+    /**
+     * {@code {fingerprint, i1, i2}} of a long key by the class comment's formulas, from the MurmurHash3 x64_128 hash
+     * (seed 0) of its 8 little-endian bytes, the product {@code h2 (2^f - 1) / 2^64} taken in exact arithmetic.
+     */
+    private static long[] placement(long key, long buckets, int f) {
+        long[] h = Murmur3.x64_128(0, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(key).array());
+        long fp = 1 + new BigInteger(Long.toUnsignedString(h[1])).multiply(BigInteger.valueOf((1L << f) - 1))
+                .shiftRight(64).longValueExact();
+        long i1 = Long.remainderUnsigned(h[0], buckets);
+        return new long[] {fp, i1, i1 ^ Long.remainderUnsigned(Murmur3.fmix64(fp), buckets)};
     }
 
     /** Slots of 7 bits straddle word boundaries; every slot must keep its value under writes to its neighbours. */
