@@ -302,6 +302,35 @@ class CuckooFilterTest {
         assertEquals(8, filter.approximateElementCount());
     }
 
+    /**
+     * The reader's victim checks, each against a hand-built form of 2 buckets and 8-bit fingerprints: a fingerprint
+     * must be below {@code 2^f} (256 is refused, 255 read), and both of the victim's buckets must be full, the
+     * alternate {@code i xor (fmix64(fp) mod 2)} as well as the one recorded. Accepting 256, and checking only the
+     * recorded bucket, passed every test (from a mutation review).
+     */
+    @Test
+    void readerChecksTheVictimsFingerprintRangeAndBothOfItsBuckets() throws Exception {
+        long full = 0x0101010101010101L;
+        CuckooFilter<Long> max = CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 0, 255, full)), KeyEncoder.longs(), 1000);
+        assertTrue(max.isFull());
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 0, 256, full)), KeyEncoder.longs(), 1000));
+        assertEquals("victim (bucket 0, fingerprint 256) is outside the table of 2 buckets and 8-bit fingerprints",
+                e.getMessage());
+        long crossing = 1;
+        while ((Murmur3.fmix64(crossing) & 1) == 0) {
+            crossing++;
+        }
+        long fp = crossing;
+        // Bucket 0 (slots 0-3, the low 32 bits) full; bucket 1 with its slot 7 (the top byte) empty.
+        long bucket1Open = 0x0001010101010101L;
+        e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 8, 0, fp, bucket1Open)), KeyEncoder.longs(), 1000));
+        assertEquals("victim (bucket 0, fingerprint " + fp + ") is stashed but its buckets have a free slot;"
+                + " a victim is stashed only when both are full", e.getMessage());
+    }
+
     /** A cuckoo form by the documented layout: header, f, bucket count, item count, a victim, one table word. */
     private static byte[] form(int f, long buckets, long count, long victimBucket, long victimFingerprint, long word) {
         return ByteBuffer.allocate(6 + 34 + 8).putInt(0x4346464d).put((byte) 5).put((byte) 1).put((byte) f)
