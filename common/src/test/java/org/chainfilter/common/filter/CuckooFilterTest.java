@@ -331,6 +331,31 @@ class CuckooFilterTest {
                 + " a victim is stashed only when both are full", e.getMessage());
     }
 
+    /**
+     * Equality and {@link CuckooFilter#copy} cover the victim as the Javadoc says: two filters whose forms differ only
+     * in the stashed victim's bucket, or only in its fingerprint, are different filters (they answer different keys),
+     * and a copy keeps both. Comparing the victim flag alone, and a copy without the victim's fingerprint, passed
+     * every test (from a mutation review).
+     */
+    @Test
+    void filtersDifferingOnlyInTheirVictimAreNotEqual() throws Exception {
+        long full = 0x0101010101010101L;
+        CuckooFilter<Long> a = CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 0, 7, full)), KeyEncoder.longs(), 1000);
+        CuckooFilter<Long> sameForm = CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 0, 7, full)), KeyEncoder.longs(), 1000);
+        CuckooFilter<Long> otherBucket = CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 1, 7, full)), KeyEncoder.longs(), 1000);
+        CuckooFilter<Long> otherFingerprint = CuckooFilter.readFrom(
+                new ByteArrayInputStream(form(8, 2, 9, 0, 9, full)), KeyEncoder.longs(), 1000);
+        assertEquals(a, sameForm);
+        assertFalse(a.equals(otherBucket), "victims in buckets 0 and 1 compared equal");
+        assertFalse(a.equals(otherFingerprint), "victims of fingerprints 7 and 9 compared equal");
+        CuckooFilter<Long> copy = a.copy();
+        assertEquals(Hex.encode(form(8, 2, 9, 0, 7, full)), Hex.encode(copy.toByteArray()));
+        assertEquals(a, copy);
+    }
+
     /** A cuckoo form by the documented layout: header, f, bucket count, item count, a victim, one table word. */
     private static byte[] form(int f, long buckets, long count, long victimBucket, long victimFingerprint, long word) {
         return ByteBuffer.allocate(6 + 34 + 8).putInt(0x4346464d).put((byte) 5).put((byte) 1).put((byte) f)
