@@ -356,6 +356,43 @@ class CuckooFilterTest {
         assertEquals(a, copy);
     }
 
+    /**
+     * The ninth-copy refusal needs both of the item's buckets to hold only its fingerprint. With four copies in its
+     * first bucket and other items filling its second, a fifth copy is an ordinary insert that kicks one of them
+     * (the class comment: only a ninth copy is refused). Refusing when either bucket holds only copies passed every
+     * test (from a mutation review).
+     */
+    @Test
+    void aFifthCopyKicksWhenTheOtherBucketHoldsOtherItems() {
+        int f = 8;
+        long buckets = 16;
+        long key = 0;
+        long[] p;
+        while ((p = placement(key, buckets, f))[1] == p[2]) {
+            key++;
+        }
+        long fp = p[0];
+        long second = p[2];
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), buckets, f);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(filter.put(key));
+        }
+        int others = 0;
+        for (long k = 1L << 40; others < 4; k++) {
+            long[] q = placement(k, buckets, f);
+            if (q[1] == second && q[0] != fp) {
+                assertTrue(filter.put(k));
+                others++;
+            }
+        }
+        assertTrue(filter.put(key), "a fifth copy must be kicked into place");
+        assertFalse(filter.isFull());
+        assertEquals(9, filter.approximateElementCount());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(filter.remove(key), "copy " + (i + 1));
+        }
+    }
+
     /** A cuckoo form by the documented layout: header, f, bucket count, item count, a victim, one table word. */
     private static byte[] form(int f, long buckets, long count, long victimBucket, long victimFingerprint, long word) {
         return ByteBuffer.allocate(6 + 34 + 8).putInt(0x4346464d).put((byte) 5).put((byte) 1).put((byte) f)
