@@ -94,6 +94,26 @@ class ScalableBloomFilterTest {
         assertEquals(2.857, ScalableBloomFilter.fillLimit(ScalableBloomFilter.stageShape(2, 0.1, 0), 0.02), 1e-3);
     }
 
+    /**
+     * After {@link ScalableBloomFilter#clear} the first stage fills by its own limit again: in the example above stage
+     * 0 (limit 2.86 bits) takes key 1 and key 2 opens stage 1. Keeping the limit of the last stage (stage 2, m = 73,
+     * k = 6, {@code 73 * 0.0128^(1/6) - 6 = 29.3} bits) let the cleared first stage take keys 2, 3 and 4 past its
+     * rate, and passed every test (from a mutation review).
+     */
+    @Test
+    void afterClearTheFirstStageFillsByItsOwnLimit() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1);
+        for (long key : new long[] {1, 2, 3, 4, 5, -1}) {
+            assertTrue(filter.put(key));
+        }
+        assertEquals(3, filter.stageCount());
+        filter.clear();
+        assertTrue(filter.put(1L));
+        assertEquals(1, filter.stageCount());
+        assertTrue(filter.put(2L));
+        assertEquals(2, filter.stageCount(), "the cleared first stage took a second key past its limit");
+    }
+
     @Test
     void stageRatesFormTheGeometricSeries() {
         assertEquals(0.002, ScalableBloomFilter.stageRate(0.01, 0), 1e-15);
