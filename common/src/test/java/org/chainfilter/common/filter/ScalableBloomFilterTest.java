@@ -114,6 +114,38 @@ class ScalableBloomFilterTest {
         assertEquals(2, filter.stageCount(), "the cleared first stage took a second key past its limit");
     }
 
+    /**
+     * The class comment: the fill rule reads only the stage's bits, so a filter read back from its binary form (or
+     * copied) goes on exactly as it would have. Copied and read back while its third stage is half full, it must open
+     * its fourth stage at the same put as the original. Giving a copy or a read filter the limit of stage 0's rate
+     * {@code P (1 - r)} instead of its last stage's {@code P (1 - r) r^i} let that stage take items past its rate, and
+     * passed every test (from a mutation review).
+     */
+    @Test
+    void aCopyAndAReadFilterGoOnAsTheOriginalWould() throws Exception {
+        ScalableBloomFilter<Long> original = ScalableBloomFilter.create(KeyEncoder.longs(), 100, 0.01);
+        long key = 0;
+        while (original.stageCount() < 3) {
+            original.put(key++);
+        }
+        for (long i = 0; i < 200; i++) {
+            original.put(key++);
+        }
+        ScalableBloomFilter<Long> copy = original.copy();
+        ScalableBloomFilter<Long> read = ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(original.toByteArray()), KeyEncoder.longs(), 1 << 20);
+        while (original.stageCount() < 4) {
+            original.put(key);
+            copy.put(key);
+            read.put(key);
+            key++;
+            assertEquals(original.stageCount(), copy.stageCount(), "copy, after key " + key);
+            assertEquals(original.stageCount(), read.stageCount(), "read filter, after key " + key);
+        }
+        assertEquals(Hex.encode(original.toByteArray()), Hex.encode(copy.toByteArray()));
+        assertEquals(Hex.encode(original.toByteArray()), Hex.encode(read.toByteArray()));
+    }
+
     @Test
     void stageRatesFormTheGeometricSeries() {
         assertEquals(0.002, ScalableBloomFilter.stageRate(0.01, 0), 1e-15);
