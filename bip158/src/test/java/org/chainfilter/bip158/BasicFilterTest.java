@@ -135,6 +135,13 @@ class BasicFilterTest {
                 () -> BasicFilter.build(block, List.of()));
         assertEquals("block " + block.hash() + " has " + row.get("prevoutScripts").size()
                 + " inputs after its coinbase but 0 spent scripts were given", e.getMessage());
+        // One script too many is refused as well, not taken as an extra filter element.
+        List<byte[]> oneTooMany = new ArrayList<>();
+        row.get("prevoutScripts").forEach(s -> oneTooMany.add(Hex.decode(s.asText())));
+        oneTooMany.add(Hex.decode("51"));
+        e = assertThrows(IllegalArgumentException.class, () -> BasicFilter.elements(block, oneTooMany));
+        assertEquals("block " + block.hash() + " has " + row.get("prevoutScripts").size()
+                + " inputs after its coinbase but " + oneTooMany.size() + " spent scripts were given", e.getMessage());
     }
 
     /** Row 49291 with its third spent script replaced by null: refused by index, not with a bare NullPointerException. */
