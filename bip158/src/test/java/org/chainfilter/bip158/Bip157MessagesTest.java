@@ -211,6 +211,14 @@ class Bip157MessagesTest {
                 checkpoints()));
         assertEquals(OptionalLong.of(2000), FilterHeaders.firstDisagreement(1, interval(1, 2000, forged),
                 checkpoints()));
+        // The last checkpoint (3000, the third of three) is compared too: as the interval's end, and as the header a
+        // later interval chains on.
+        List<Hash256> forgedLate = new ArrayList<>(FILTER_HASHES);
+        forgedLate.set(2500, Hash256.ZERO);
+        assertEquals(OptionalLong.of(3000), FilterHeaders.firstDisagreement(2001, interval(2001, 3000, forgedLate),
+                checkpoints()));
+        assertEquals(OptionalLong.of(3000), FilterHeaders.firstDisagreement(3001,
+                new CFHeaders(STOP, HEADERS.get(2999), FILTER_HASHES.subList(3001, 3101)), checkpoints()));
         CFHeaders wrongPrevious = new CFHeaders(STOP, HEADERS.get(999), FILTER_HASHES.subList(1001, 1101));
         assertEquals(OptionalLong.of(1000), FilterHeaders.firstDisagreement(1001, wrongPrevious, checkpoints()));
         CFHeaders genesisOnWrongBase = new CFHeaders(STOP, HEADERS.get(0), FILTER_HASHES.subList(0, 10));
