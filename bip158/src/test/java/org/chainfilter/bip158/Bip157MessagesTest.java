@@ -69,6 +69,17 @@ class Bip157MessagesTest {
                 () -> GetCFCheckpt.parse(Hex.decode("ff" + STOP.toInternalHex())));
     }
 
+    /** A byte after the last field is refused, as the existing cases already require for getcfilters and cfilter. */
+    @Test
+    void checkpointAndHeaderMessagesRefuseTrailingBytes() {
+        assertMessage("getcfcheckpt has 1 trailing bytes after its end (at offset 33)",
+                () -> GetCFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "00")));
+        assertMessage("cfcheckpt has 1 trailing bytes after its end (at offset 34)",
+                () -> CFCheckpt.parse(Hex.decode("00" + STOP.toInternalHex() + "00" + "00")));
+        assertMessage("cfheaders has 1 trailing bytes after its end (at offset 66)",
+                () -> CFHeaders.parse(Hex.decode("00" + STOP.toInternalHex() + "00".repeat(32) + "00" + "00")));
+    }
+
     @Test
     void getCFCheckptRoundTrips() {
         GetCFCheckpt request = new GetCFCheckpt(STOP);
