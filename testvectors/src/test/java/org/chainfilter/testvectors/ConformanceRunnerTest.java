@@ -32,6 +32,21 @@ class ConformanceRunnerTest {
                 failure.describe());
     }
 
+    /**
+     * The per-suite table of {@code chainfilter conformance}: a failure is run but not passed, a skip is neither (counting
+     * every run vector as passed left the table saying a suite with failures passed in full; found by a review).
+     */
+    @Test
+    void thePerSuiteCountsTellPassesFromFailuresAndLeaveSkipsOut() {
+        VectorFile file = murmur("{\"name\": \"good\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"},"
+                + "{\"name\": \"bad\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}");
+        VectorFile unknown = VectorFile.parse("u.json",
+                "{\"suite\": \"future-suite\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file, unknown));
+        assertEquals(java.util.Map.of("murmur3-x86-32", 2), report.vectorsPerSuite());
+        assertEquals(java.util.Map.of("murmur3-x86-32", 1), report.passedPerSuite());
+    }
+
     @Test
     void aMalformedVectorFailsAndNamesTheField() {
         ConformanceReport report = ChainfilterSuites.runner().run(List.of(
