@@ -29,7 +29,7 @@ class WrongExpectationsFailTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The fields of each suite that state an expected value (the rest are inputs). */
-    private static final Map<String, List<String>> STATED = Map.ofEntries(
+    static final Map<String, List<String>> STATED = Map.ofEntries(
             Map.entry(Suites.MURMUR3_X86_32, List.of("hash")),
             Map.entry(Suites.SIPHASH_2_4, List.of("hash")),
             Map.entry(Suites.BIP37_FILTER, List.of("filterload", "contains", "absent")),
