@@ -62,11 +62,12 @@ public final class Suites {
             Map.entry(BIP37_TX_MATCH + " filter", List.of("elements", "fpRate", "tweak", "flags", "insert")),
             Map.entry(BIP37_MERKLEBLOCK + " filter", List.of("elements", "fpRate", "tweak", "flags", "insert")),
             Map.entry(BIP37_MERKLEBLOCK + " matched[]", List.of("index", "txid")),
-            Map.entry(BIP37_MERKLEBLOCK_VERIFY + " matched[]", List.of("index", "txid")));
+            Map.entry(BIP37_MERKLEBLOCK_VERIFY + " matched[]", List.of("index", "txid")),
+            Map.entry(ETH_BLOOM + " logs[]", List.of("address", "topics")));
 
     /**
      * The schema's fields of a suite's vectors (without {@code name} and {@code note}), or of an object nested in them
-     * when {@code path} is {@code "filter"} or {@code "matched[]"} (an empty path for the vector
+     * when {@code path} is {@code "filter"}, {@code "matched[]"} or {@code "logs[]"} (an empty path for the vector
      * itself); empty when the schema gives none (an unknown suite or path).
      */
     public static List<String> schemaFields(String suite, String path) {

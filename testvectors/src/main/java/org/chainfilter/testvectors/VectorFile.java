@@ -53,7 +53,7 @@ public final class VectorFile {
     }
 
     /**
-     * One line for each field of a vector (or of a filter or match inside it) that the schema does not give its
+     * One line for each field of a vector (or of a filter, match or log inside it) that the schema does not give its
      * suite: the schema lets a runner ignore such fields (they may carry notes), so a misspelt optional field
      * ({@code "hsah"}, {@code "containsafter"}) would turn its check off in silence. Nothing for a suite the schema
      * does not know.
@@ -70,7 +70,7 @@ public final class VectorFile {
             if (filter != null && filter.isObject()) {
                 unknownFields(where, suite, "filter", filter, warnings);
             }
-            for (String list : List.of("matched")) {
+            for (String list : List.of("matched", "logs")) {
                 JsonNode items = vector.node().get(list);
                 if (items != null && items.isArray()) {
                     for (int i = 0; i < items.size(); i++) {

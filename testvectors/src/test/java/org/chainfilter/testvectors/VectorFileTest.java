@@ -176,6 +176,11 @@ class VectorFileTest {
                         + " nothing checks it (the schema's: elements, fpRate, tweak, flags, insert)",
                 "m.json vector 1 ('b'): matched[1]: field 'idx' is not a field of bip37-merkleblock matched[] in the"
                         + " schema, so nothing checks it (the schema's: index, txid)"), merkle.warnings());
+        VectorFile bloom = VectorFile.parse("b.json", "{\"suite\": \"eth-bloom\", \"source\": \"s\", \"vectors\": [{"
+                + "\"name\": \"c\", \"bloom\": \"00\", \"logs\": [{\"address\": \"00\", \"topics\": [],"
+                + " \"data\": \"0x\"}]}]}");
+        assertEquals(List.of("b.json vector 1 ('c'): logs[0]: field 'data' is not a field of eth-bloom logs[] in the"
+                + " schema, so nothing checks it (the schema's: address, topics)"), bloom.warnings());
         // A suite the schema does not know: its fields are not ours to judge.
         assertEquals(List.of(), VectorFile.parse("u.json", "{\"suite\": \"no-such-suite\", \"source\": \"s\","
                 + " \"vectors\": [{\"name\": \"c\", \"anything\": 1}]}").warnings());
