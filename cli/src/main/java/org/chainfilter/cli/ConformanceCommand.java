@@ -111,12 +111,16 @@ final class ConformanceCommand implements Callable<Integer> {
         out.flush();
         if (report.passed() + report.failed() == 0) {
             // A misspelt suite name or an --impl that runs none of the files would otherwise pass in silence.
-            // Every vector given was left out: skipped by the runner (unknown suite) or not handed to a peer.
+            // Every vector given was left out: skipped by the runner (an unknown suite, or a vector the
+            // implementation cannot check) or not handed to a peer (a suite it does not implement).
             long notRun = toRun.stream().mapToLong(f -> f.vectors().size()).sum();
+            boolean someUncheckable = report.results().stream()
+                    .anyMatch(r -> r.outcome() == VectorResult.Outcome.SKIPPED && runner.suites().contains(r.suite()));
             spec.commandLine().getErr().println(notRun == 0
                     ? "chainfilter: no vector was run: the files hold no vectors"
-                    : "chainfilter: no vector was run (" + notRun + " skipped): no file is of a suite that " + impl
-                            + " runs");
+                    : "chainfilter: no vector was run (" + notRun + " skipped): " + (someUncheckable
+                            ? impl + " cannot check the vectors of the suites it runs (the reasons are above)"
+                            : "no file is of a suite that " + impl + " runs"));
             return ErrorHandler.FAILURE;
         }
         return report.succeeded() ? 0 : ErrorHandler.FAILURE;

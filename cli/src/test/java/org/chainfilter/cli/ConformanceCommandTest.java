@@ -90,6 +90,26 @@ class ConformanceCommandTest {
         assertEquals("chainfilter: no vector was run (2 skipped): no file is of a suite that bitcoinj runs\n", run.err);
     }
 
+    /**
+     * A file of a suite bitcoinj runs, whose one vector bitcoinj cannot fully check (it states a transaction index,
+     * which bitcoinj's PartialMerkleTree does not report): nothing ran, and the message says why rather than that
+     * bitcoinj runs no such suite. The merkle block is Core's merkle_block_3 (src/test/bloom_tests.cpp @ e3f416d).
+     */
+    @Test
+    void aRunOfOnlyVectorsThePeerCannotCheckSaysSo() throws IOException {
+        Path file = write("v.json", "{\"suite\": \"bip37-merkleblock-verify\", \"source\": \"s\", \"vectors\": [{"
+                + "\"name\": \"merkle_block_3\", \"merkleblock\": \"0100000079cda856b143d9db2c1caff01d1aecc8630d30625d1"
+                + "0e8b4b8b0000000000000b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f196367291b4d4c86041b"
+                + "8fa45d630100000001b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f19630101\", \"valid\": "
+                + "true, \"matched\": [{\"index\": 0, \"txid\": "
+                + "\"63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5\"}]}]}");
+        CliRun run = CliRun.of("conformance", "--impl", "bitcoinj", file.toString());
+        assertEquals(1, run.status, run.toString());
+        assertEquals("0 passed, 0 failed, 1 skipped", lastLine(run.out));
+        assertEquals("chainfilter: no vector was run (1 skipped): bitcoinj cannot check the vectors of the suites it"
+                + " runs (the reasons are above)\n", run.err);
+    }
+
     @Test
     void unknownSuitesAreSkippedAndSaidSo() throws IOException {
         Path file = write("u.json", "{\"suite\": \"bip999-future\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");

@@ -8,7 +8,8 @@ import org.chainfilter.testvectors.VectorResult.Outcome;
 
 /**
  * All results of one run, with the counts the schema's last line reports: {@code N passed, N failed}, and
- * {@code , N skipped} only when a file of an unknown suite was met. Immutable.
+ * {@code , N skipped} only when a vector was skipped: a file of an unknown suite (the schema's case), or a vector that
+ * an independent peer under test cannot fully check ({@link NotCheckable}, never counted as passed). Immutable.
  */
 public final class ConformanceReport {
     private final List<VectorResult> results;
@@ -32,7 +33,10 @@ public final class ConformanceReport {
         return count(Outcome.FAILED);
     }
 
-    /** How many vectors were skipped because no executor knows their suite. */
+    /**
+     * How many vectors were skipped: no executor knows their suite, or the peer under test cannot check a field they
+     * state ({@link NotCheckable}).
+     */
     public long skipped() {
         return count(Outcome.SKIPPED);
     }
@@ -69,7 +73,7 @@ public final class ConformanceReport {
         return failed() == 0;
     }
 
-    /** The schema's last line: {@code 312 passed, 0 failed} (plus {@code , 2 skipped} when files were skipped). */
+    /** The schema's last line: {@code 312 passed, 0 failed} (plus {@code , 2 skipped} when vectors were skipped). */
     public String summaryLine() {
         long skipped = skipped();
         return passed() + " passed, " + failed() + " failed" + (skipped > 0 ? ", " + skipped + " skipped" : "");
