@@ -78,6 +78,31 @@ class BlockScannerProviderTest {
         assertEquals(List.of(), sleeps);
     }
 
+    /**
+     * A last batch of one block, the scan's last (a scan of one block, or a range one block longer than a whole number
+     * of header batches), is scanned: a loop that stopped before the end block lost its logs while every other test
+     * passed (a mutation review).
+     */
+    @Test
+    void aLastBatchOfOneBlockIsScanned() {
+        for (long[] range : new long[][] {{7, 7}, {0, 0}, {1, 33}, {5, 69}}) {
+            for (LogFilter filter : List.of(LogFilter.matchAll(), ADDRESS_1_OR_3)) {
+                List<String> logs = new ArrayList<>();
+                ScanSummary summary = scanner().headerBatchSize(32).build()
+                        .scan(filter, range[0], range[1], log -> logs.add(text(log)));
+                String what = range[0] + ".." + range[1] + " " + filter;
+                assertEquals(provider.expectedLogs(filter, range[0], range[1]), logs, what);
+                assertEquals(range[1], summary.lastBlock(), what);
+                assertEquals(range[1] - range[0] + 1, summary.blocksScanned(), what);
+                assertTrue(summary.reachedRequestedEnd(), what);
+            }
+        }
+        // The last block of each range holds logs, so a scan that stopped short would have lost some.
+        for (long last : new long[] {7, 33, 69}) {
+            assertFalse(provider.chain.get((int) last).logs.isEmpty(), "block " + last);
+        }
+    }
+
     static Stream<Arguments> rangeRefusals() {
         return Stream.of(
                 Arguments.of(-32005, "query returned more than 10000 results. Try with this block range [0x1, 0x4]."),
