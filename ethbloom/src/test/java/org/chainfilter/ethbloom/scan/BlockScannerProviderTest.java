@@ -531,6 +531,32 @@ class BlockScannerProviderTest {
         assertEquals(100, summary.firstBlock());
     }
 
+    /**
+     * A reorganisation right after the resume checked the checkpoint's block: every header read from then on is of the
+     * new fork, whose block 99 (the checkpoint's, emitted on the old fork) holds a TOPIC_9 log. Only the first header,
+     * which must name the checkpoint's hash as its parent, shows the change; a resume that did not chain its first
+     * batch to the checkpoint passed every test and lost that log without a word (a mutation review).
+     */
+    @Test
+    void aReorganisationRightAfterTheCheckpointWasCheckedIsReported() {
+        RecordingStore store = new RecordingStore();
+        BlockScanner scanner = scanner().checkpoints(store).build();
+        assertEquals(List.of(), scan(scanner, TOPIC_9, 0, 99));
+        assertEquals(100, store.last().nextBlock());
+        // The resume reads block 99 alone to check the checkpoint; the fork comes right after that answer.
+        provider.afterFirstSingleHeader = () -> provider.reorganise(99, 1, 99, TOPIC_9_LOG);
+        List<String> logs = new ArrayList<>();
+        ScanException e = assertThrows(ScanException.class,
+                () -> scanner.scan(TOPIC_9, 0, 299, log -> logs.add(text(log))));
+        assertEquals("block 100 has parent hash " + FakeProvider.hash(99, 1) + " but block 99 was read with hash "
+                + FakeProvider.hash(99, 0) + ": the chain reorganised during the scan; use more confirmations",
+                e.getMessage());
+        assertEquals(List.of(), logs);
+        assertEquals(100, store.last().nextBlock());
+        // The next resume finds the checkpoint's block replaced, as any reorganisation below the checkpoint.
+        assertThrows(CheckpointReorganisedException.class, () -> scan(scanner, TOPIC_9, 0, 299));
+    }
+
     @Test
     void aCheckpointPastTheHeadIsReportedWithBothBlocksAndLeftAlone() {
         RecordingStore store = new RecordingStore();
