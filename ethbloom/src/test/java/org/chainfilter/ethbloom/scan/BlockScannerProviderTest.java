@@ -557,6 +557,26 @@ class BlockScannerProviderTest {
         assertThrows(CheckpointReorganisedException.class, () -> scan(scanner, TOPIC_9, 0, 299));
     }
 
+    /**
+     * A checkpoint at the head itself (a scan up to the head, then another before a new block came, as a follow does)
+     * is not past the head: the resume has nothing to scan and says so. Refusing it as ahead of the head passed every
+     * test (a mutation review).
+     */
+    @Test
+    void aCheckpointAtTheHeadResumesWithNothingToScan() {
+        RecordingStore store = new RecordingStore();
+        BlockScanner scanner = scanner().checkpoints(store).build();
+        assertEquals(provider.expectedLogs(TOPIC_2, 200, 299), scan(scanner, TOPIC_2, 200, 299));
+        assertEquals(300, store.last().nextBlock());
+        List<String> logs = new ArrayList<>();
+        ScanSummary again = scanner.scanToSafeHead(TOPIC_2, 200, log -> logs.add(text(log)));
+        assertEquals(List.of(), logs);
+        assertTrue(again.resumed());
+        assertEquals(0, again.blocksScanned());
+        assertEquals(299, again.lastBlock());
+        assertEquals(300, store.last().nextBlock());
+    }
+
     @Test
     void aCheckpointPastTheHeadIsReportedWithBothBlocksAndLeftAlone() {
         RecordingStore store = new RecordingStore();
