@@ -620,6 +620,25 @@ class BlockScannerProviderTest {
     }
 
     /**
+     * A log answered for a block asked for by hash, with that hash but another block's number, is a broken answer:
+     * refused as such, never taken for a reorganisation (which would advise more confirmations) nor for a log of the
+     * other block. Without the number check every test passed and the scan failed blaming a reorganisation (a
+     * mutation review).
+     */
+    @Test
+    void aLogAskedForByHashWithAnotherBlocksNumberIsABrokenAnswer() {
+        String block = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299).get(5).split("/")[0];
+        String hash = provider.chain.get(Integer.parseInt(block)).hash;
+        provider.wrongLogBlockNumberAt = hash;
+        List<String> logs = new ArrayList<>();
+        String message = assertThrows(ScanException.class, () -> scanner().build()
+                .scan(ADDRESS_1_OR_3, 0, 299, log -> logs.add(text(log)))).getMessage();
+        assertTrue(message.matches("eth_getLogs for block " + block + " by hash " + hash + " answered a log \\(log"
+                + " index 0x[0-9a-f]+\\) of block 0x" + Long.toHexString(Long.parseLong(block) + 1)), message);
+        assertEquals(List.of(), logs);
+    }
+
+    /**
      * A header without a parentHash, or with one that is not 32 bytes of hex, is a malformed answer. The chain check
      * used to compare it with the block before and call it a reorganisation, advising more confirmations, which cannot
      * help (found by a review); and the first header of a scan was not checked at all.

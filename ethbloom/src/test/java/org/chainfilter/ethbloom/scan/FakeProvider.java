@@ -85,6 +85,8 @@ final class FakeProvider implements AutoCloseable {
     /** Refuse a too-wide eth_getLogs (alone or in a batch) with HTTP 413 instead of a JSON-RPC error. */
     volatile boolean refuseRangesWithHttp413;
     volatile String wrongLogBlockHashAt;
+    /** The logs of the block with this hash are answered with the next block's number (their own hash). */
+    volatile String wrongLogBlockNumberAt;
     /** The logs of the block with this hash are answered with {@code "blockHash": null}. */
     volatile String nullLogBlockHashAt;
     /** The logs of the block with this hash are answered with {@code "removed": true}. */
@@ -408,7 +410,8 @@ final class FakeProvider implements AutoCloseable {
                     .put("blockHash", chain.get(n).hash.equals(nullLogBlockHashAt)
                             ? null : chain.get(n).hash.equals(wrongLogBlockHashAt)
                             ? hash(n, 7) : chain.get(n).hash)
-                    .put("blockNumber", "0x" + Integer.toHexString(n))
+                    .put("blockNumber", "0x" + Integer.toHexString(chain.get(n).hash.equals(wrongLogBlockNumberAt)
+                            ? n + 1 : n))
                     .put("address", "0x" + Hex.encode(log.address)).put("data", "0x");
             if (!chain.get(n).hash.equals(noTopicsAt)) {
                 ArrayNode topics = json.putArray("topics");
