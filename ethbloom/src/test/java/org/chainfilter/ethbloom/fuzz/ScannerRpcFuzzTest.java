@@ -31,8 +31,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * <p>A scan of blocks 0..3 for one contract address must end either normally or with a {@link ScanException} that
  * says why; anything else escaping (a web3j {@code MessageDecodingException}, NullPointerException,
  * ArithmeticException...) is a finding, and so is a scan that does not end (the retry policy is bounded and does not
- * sleep). What it emitted must be the scanner's contract: logs of the filter's address only, from blocks 0..3, in
- * strictly increasing (block, log index) order, no log twice.
+ * sleep; a scan still calling {@link #MAX_CALLS_AFTER_SCRIPT} times after the script ran out fails). What it emitted
+ * must be the scanner's contract: logs of the filter's address only, from blocks 0..3, in strictly increasing
+ * (block, log index) order, no log twice.
  *
  * <p>Seeds ({@code ScannerRpcFuzzTestInputs/scan}): hand-written conversations (a query by hash answered with its
  * witness header first, as the scanner asks for them) in the shapes anvil and public
@@ -93,9 +94,17 @@ class ScannerRpcFuzzTest {
         }
     }
 
+    /**
+     * Calls a scan may make once its script has run out: every one of them fails, and the bounded retry policy must
+     * end the scan after a handful. A scan that goes on calling (retries that never run out, a range split that
+     * never shrinks) is a finding, reported here at once rather than as a hang of the build.
+     */
+    static final int MAX_CALLS_AFTER_SCRIPT = 1_000;
+
     /** A provider whose answers are the input's NUL-separated bodies, in order. */
     private static final class ScriptedProvider extends Service {
         private final ArrayDeque<String> bodies = new ArrayDeque<>();
+        private int callsAfterScript;
 
         ScriptedProvider() {
             super(false);
@@ -103,6 +112,7 @@ class ScannerRpcFuzzTest {
 
         void load(byte[] input) {
             bodies.clear();
+            callsAfterScript = 0;
             int start = 0;
             for (int i = 0; i <= input.length; i++) {
                 if (i == input.length || input[i] == 0) {
@@ -116,6 +126,10 @@ class ScannerRpcFuzzTest {
         protected InputStream performIO(String request) throws IOException {
             String body = bodies.poll();
             if (body == null) {
+                if (++callsAfterScript > MAX_CALLS_AFTER_SCRIPT) {
+                    throw new AssertionError("the scan did not end: " + MAX_CALLS_AFTER_SCRIPT
+                            + " calls after the provider's last answer, each of them failed");
+                }
                 throw new IOException("connection reset: the scripted provider has no more answers");
             }
             Matcher ids = REQUEST_ID.matcher(request);
