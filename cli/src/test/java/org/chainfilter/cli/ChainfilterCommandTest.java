@@ -155,6 +155,9 @@ class ChainfilterCommandTest {
     void siphashKeyMustBe16Bytes() {
         assertOneLineError(CliRun.of("hash", "siphash", "--key", "0001", "00"), 1,
                 "--key is 2 bytes; SipHash-2-4 takes a key of exactly 16 bytes");
+        // Too long is refused by the command too, naming the option (the library's refusal names no option).
+        assertOneLineError(CliRun.of("hash", "siphash", "--key", "000102030405060708090a0b0c0d0e0f10", "00"), 1,
+                "--key is 17 bytes; SipHash-2-4 takes a key of exactly 16 bytes");
     }
 
     @Test
