@@ -76,6 +76,19 @@ class ChainfilterCommandTest {
                 + "expected rate       0.0100392" + nl, run.out);
     }
 
+    /** The size's unit changes at 1000 bytes: 999 bytes are "999 B", 1000 bytes "1.0 kB" (decimal units). */
+    @Test
+    void mathNamesAThousandBytesAKilobyte() {
+        CliRun under = CliRun.of("math", "--elements", "833", "--fp", "0.01");
+        assertEquals(0, under.status, under::toString);
+        assertTrue(under.out.contains(System.lineSeparator() + "bytes               999 (999 B)"
+                + System.lineSeparator()), under.out);
+        CliRun thousand = CliRun.of("math", "--elements", "834", "--fp", "0.01");
+        assertEquals(0, thousand.status, thousand::toString);
+        assertTrue(thousand.out.contains(System.lineSeparator() + "bytes               1000 (1.0 kB)"
+                + System.lineSeparator()), thousand.out);
+    }
+
     @Test
     void hundredMillionElementsAtOnePercentTake120Megabytes() {
         CliRun run = CliRun.of("math", "--elements", "1e8", "--fp", "0.01");
