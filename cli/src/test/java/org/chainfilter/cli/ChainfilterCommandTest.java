@@ -407,6 +407,10 @@ class ChainfilterCommandTest {
         assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
                 "--block-file", escape.toString()), 1, "--block-file " + escape + ": not a hex digit: U+001B at line 2,"
                 + " column 3");
+        // DEL (0x7f) is a control character too, named by its code point rather than printed raw.
+        Path delete = Files.writeString(dir.resolve("delete.hex"), Bip158CommandTest.SPENT + "\n00\u007f");
+        assertOneLineError(CliRun.of("bip158", "build", "--block", Bip158CommandTest.BLOCK, "--spent-file",
+                delete.toString()), 1, "line 2 of --spent-file " + delete + ": not a hex digit: U+007F at column 3");
         Path accented = Files.writeString(dir.resolve("accented.hex"), "00\u00e9", StandardCharsets.UTF_8);
         assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000",
                 "--block-file", accented.toString()), 1, "--block-file " + accented + ": not a hex digit: byte 0xc3 (not"
