@@ -108,6 +108,18 @@ class Bip37CommandTest {
         assertEquals("chainfilter: --flags is 0x100; nFlags is one byte, 0..255" + NL, big.err);
     }
 
+    /** The largest nTweak and nFlags, 4294967295 and 255, are accepted as decimal and 0x-hex: each range is closed. */
+    @Test
+    void theLargestTweakAndFlagsAreAccepted() {
+        for (String[] values : List.of(new String[] {"4294967295", "255"}, new String[] {"0xffffffff", "0xff"})) {
+            CliRun run = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", values[0],
+                    "--flags", values[1]);
+            assertEquals(0, run.status, run::toString);
+            assertEquals("filterload  0300000005000000ffffffffff" + NL + "bytes       3" + NL + "nHashFuncs  5" + NL
+                    + "nTweak      4294967295" + NL + "nFlags      255 (NONE)" + NL, run.out);
+        }
+    }
+
     /** Core's sizing can give a match-all filter; the command says so on stderr (status 0, the filter is Core's). */
     @Test
     void createNotesAMatchAllFilter() {
