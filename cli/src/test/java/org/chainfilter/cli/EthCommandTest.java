@@ -222,6 +222,18 @@ class EthCommandTest {
         assertEquals(0, alternatives.status, alternatives::toString);
     }
 
+    /** Four --topic positions, as many as a log has (LOG4), are a filter: only a fifth is refused. */
+    @Test
+    void matchTakesFourTopicPositions() {
+        CliRun four = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", BESU_ADDRESS, "--topic", "*",
+                "--topic", "*", "--topic", "*", "--topic", "*");
+        assertEquals(0, four.status, four::toString);
+        assertEquals("could match" + NL + "saturation 0.0029 (6 of 2048 bits set)" + NL, four.out);
+        CliRun fourthRulesOut = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", "*", "--topic", "*",
+                "--topic", "*", "--topic", EMIT);
+        assertEquals(EthMatchCommand.NO_MATCH, fourthRulesOut.status, fourthRulesOut::toString);
+    }
+
     @Test
     void matchRefusesBadInput() {
         assertFailure("chainfilter: --bloom '0x0000': logsBloom is 2 bytes; it must be exactly 256 bytes" + NL,
