@@ -251,6 +251,10 @@ class EthCommandTest {
             assertFailure("chainfilter: --address '': address is 0 bytes; it must be exactly 20 bytes" + NL,
                     CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", addresses));
         }
+        for (String topics : List.of(",", ",,", ZERO_TOPIC + ",", "," + ZERO_TOPIC)) {
+            assertFailure("chainfilter: --topic '': topic is 0 bytes; it must be exactly 32 bytes" + NL,
+                    CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--topic", topics));
+        }
         CliRun neither = CliRun.of("eth", "match", "--address", CONTRACT);
         assertEquals(2, neither.status, neither::toString);
         assertEquals("chainfilter: give exactly one of --bloom and --bloom-file" + NL, neither.err);
