@@ -135,6 +135,7 @@ final class EthScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        checkCombination();
         checkOptions();
         LogFilter filter = filterOptions.filter();
         if (checkpointFile != null) {
@@ -157,9 +158,6 @@ final class EthScanCommand implements Callable<Integer> {
         if (follow) {
             return follow(builder, service, filter, out, err);
         }
-        refuseWithoutFollow("--poll-interval", pollInterval);
-        refuseWithoutFollow("--until-block", untilBlock);
-        refuseWithoutFollow("--max-new-blocks", maxNewBlocks);
         ScanSummary summary;
         try {
             summary = builder.build().scan(filter, fromBlock, toBlock == null ? Long.MAX_VALUE : toBlock,
@@ -181,6 +179,23 @@ final class EthScanCommand implements Callable<Integer> {
 
     /** The exit status of a scan that ended before {@code --to}: the blocks after it are not yet confirmed. */
     static final int EXIT_STOPPED_SHORT = 3;
+
+    /**
+     * Refuses, as a malformed command line (status 2), options that do not go together: checked before any value is,
+     * so that a refused value (status 1) never hides them, as a command with two inputs checks both first.
+     */
+    private void checkCombination() {
+        if (!follow) {
+            refuseWithoutFollow("--poll-interval", pollInterval);
+            refuseWithoutFollow("--until-block", untilBlock);
+            refuseWithoutFollow("--max-new-blocks", maxNewBlocks);
+        } else if (toBlock != null && maxNewBlocks == null) {
+            // A follow goes on past --to anyway; alone, --to would change nothing.
+            throw new UsageException("--to " + toBlock + " with --follow only sets where --max-new-blocks"
+                    + " starts counting; give --max-new-blocks too, or --until-block " + toBlock
+                    + " to stop at that block");
+        }
+    }
 
     /**
      * Refuses, before the node is asked anything, the options the scanner would refuse in its own words (its
@@ -255,12 +270,6 @@ final class EthScanCommand implements Callable<Integer> {
         Duration interval = EthScanFollow.parsePollInterval(pollInterval == null ? "2s" : pollInterval);
         if (untilBlock != null && untilBlock < fromBlock) {
             throw new IllegalArgumentException("--until-block " + untilBlock + " is below --from " + fromBlock);
-        }
-        if (toBlock != null && maxNewBlocks == null) {
-            // A follow goes on past --to anyway; alone, --to would change nothing.
-            throw new UsageException("--to " + toBlock + " with --follow only sets where --max-new-blocks"
-                    + " starts counting; give --max-new-blocks too, or --until-block " + toBlock
-                    + " to stop at that block");
         }
         if (untilBlock != null && toBlock != null && untilBlock < toBlock) {
             throw new IllegalArgumentException("--until-block " + untilBlock + " is below --to " + toBlock

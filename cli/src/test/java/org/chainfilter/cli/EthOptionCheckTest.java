@@ -73,6 +73,31 @@ class EthOptionCheckTest {
         }
     }
 
+    /**
+     * Options that do not go together are a malformed command line (status 2) also when a value is refused too: a
+     * refused --address, --from or --rpc-timeout (status 1) hid them, the scan checking the combinations last.
+     */
+    @Test
+    void optionsThatDoNotGoTogetherAreNamedBeforeARefusedValue() {
+        String withoutFollow = "--until-block 9 is given without --follow; it only applies when following new blocks";
+        String toAlone = "--to 9 with --follow only sets where --max-new-blocks starts counting; give"
+                + " --max-new-blocks too, or --until-block 9 to stop at that block";
+        Map<List<String>, String> refused = new LinkedHashMap<>();
+        refused.put(List.of("--from", "0", "--until-block", "9", "--address", "zz"), withoutFollow);
+        refused.put(List.of("--from", "-1", "--until-block", "9"), withoutFollow);
+        refused.put(List.of("--from", "0", "--until-block", "9", "--rpc-timeout", "0"), withoutFollow);
+        refused.put(List.of("--from", "0", "--follow", "--to", "9", "--address", "zz"), toAlone);
+        refused.put(List.of("--from", "0", "--follow", "--to", "9", "--poll-interval", "5"), toAlone);
+        for (Map.Entry<List<String>, String> c : refused.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("eth", "scan", "--rpc", url));
+            args.addAll(c.getKey());
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(2, run.status, run::toString);
+            assertEquals("chainfilter: " + c.getValue() + NL, run.err, run::toString);
+            assertEquals("", run.out, run::toString);
+        }
+    }
+
     @Test
     void aCheckpointThatCannotBeWrittenIsRefusedBeforeTheScan(@TempDir Path dir) {
         assertRefused("--checkpoint " + dir + " is a directory, not a file",

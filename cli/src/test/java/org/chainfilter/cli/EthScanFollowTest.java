@@ -261,7 +261,7 @@ class EthScanFollowTest {
         refused.put(List.of("--follow", "--poll-interval", "3601s"),
                 "--poll-interval is 3601s; it must be from 10ms to 3600s");
         refused.put(List.of("--follow", "--until-block", "4"), "--until-block 4 is below --from 5");
-        refused.put(List.of("--follow", "--to", "4"), "--to 4 is below --from 5");
+        refused.put(List.of("--follow", "--to", "4", "--max-new-blocks", "3"), "--to 4 is below --from 5");
         refused.put(List.of("--follow", "--to", "9"), "--to 9 with --follow only sets where --max-new-blocks starts"
                 + " counting; give --max-new-blocks too, or --until-block 9 to stop at that block");
         refused.put(List.of("--follow", "--to", "9", "--max-new-blocks", "3", "--until-block", "8"),
