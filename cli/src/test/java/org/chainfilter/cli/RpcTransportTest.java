@@ -123,6 +123,21 @@ class RpcTransportTest {
      * at once, its body drips for about 50 s, so OkHttp's dispatcher no longer counts it as running): the test's
      * bound, 15 s, is far below the drip and the call timeout of 600 s, and far above the cancelled call's end.
      */
+    /**
+     * The documented ranges of --rpc-timeout (1..3600) and --rpc-max-response-bytes (1..1073741824) are closed: their
+     * largest values are accepted, one more is refused naming the range.
+     */
+    @Test
+    void theLargestTimeoutAndResponseLimitAreAccepted() throws IOException {
+        RpcTransport.http("http://127.0.0.1:8545", 3600, 1L << 30).close();
+        IllegalArgumentException timeout = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RpcTransport.http("http://127.0.0.1:8545", 3601, 1L << 30));
+        assertEquals("--rpc-timeout is 3601 seconds; it must be 1..3600", timeout.getMessage());
+        IllegalArgumentException size = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RpcTransport.http("http://127.0.0.1:8545", 3600, (1L << 30) + 1));
+        assertEquals("--rpc-max-response-bytes is 1073741825; it must be 1..1073741824", size.getMessage());
+    }
+
     @Test
     @Timeout(15)
     void cancelCallsEndsACallInFlight() throws Exception {
