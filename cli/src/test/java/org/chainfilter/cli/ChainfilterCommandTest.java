@@ -532,6 +532,14 @@ class ChainfilterCommandTest {
                 new java.io.PrintWriter(err), "hash", "murmur3", "00");
         assertEquals(1, status);
         assertEquals("chainfilter: standard output: write error (the output is incomplete)", err.toString().strip());
+        // A 'no match' (3) whose answer did not get out is a failure too: a script would read 3 as an answer.
+        java.io.StringWriter noMatchErr = new java.io.StringWriter();
+        int noMatch = ChainfilterCommand.execute(new java.io.PrintWriter(new java.io.PrintStream(full), true),
+                new java.io.PrintWriter(noMatchErr), "eth", "match", "--bloom", "00".repeat(256), "--address",
+                "11".repeat(20));
+        assertEquals(1, noMatch);
+        assertEquals("chainfilter: standard output: write error (the output is incomplete)",
+                noMatchErr.toString().strip());
         // A reader that has gone (a broken pipe) ends the command quietly with 141, as SIGPIPE would.
         java.io.StringWriter quiet = new java.io.StringWriter();
         int piped = ChainfilterCommand.execute(new java.io.PrintWriter(new java.io.PrintStream(full), true),
