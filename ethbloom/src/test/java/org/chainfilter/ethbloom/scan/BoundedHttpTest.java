@@ -21,6 +21,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,6 +150,33 @@ class BoundedHttpTest {
         // The limit's bytes once in OkHttp's buffer, plus the client's own workings (1.7 MiB measured): nowhere near
         // the 256 MiB sent. The call is cancelled, so OkHttp does not drain the rest to reuse the connection.
         assertTrue(allocated < 4L * LIMIT, "allocated " + allocated + " bytes");
+    }
+
+    /**
+     * The counter asks for no more than one byte past the limit, so that nothing beyond it is buffered: a read of a
+     * whole segment (8 KiB) would take up to 8,191 bytes more. The answer here is an okio buffer that a network
+     * interceptor (below the limit's, as a caller's {@code client(...).newBuilder()} adds it) puts in place of the
+     * server's body; it gives each read what it asks for, so what is left in it after the refusal shows what was taken.
+     */
+    @Test
+    void noMoreThanOneBytePastTheLimitIsTakenFromAnAnswer() throws IOException {
+        exactBody = "{}".getBytes(StandardCharsets.US_ASCII);
+        okio.Buffer answer = new okio.Buffer().write(ANSWER_START);
+        answer.write(new byte[LIMIT + 100_000 - ANSWER_START.length]);
+        OkHttpClient client = BoundedHttp.client(Duration.ofSeconds(30), LIMIT).newBuilder()
+                .addNetworkInterceptor(chain -> {
+                    Response response = chain.proceed(chain.request());
+                    response.close();
+                    return response.newBuilder().removeHeader("Content-Length")
+                            .body(ResponseBody.create(answer, MediaType.get("application/json"), -1)).build();
+                }).build();
+        okhttp3.Request request = new okhttp3.Request.Builder().url(url("/exact-fixed"))
+                .post(RequestBody.create("{}", MediaType.get("application/json"))).build();
+        ResponseTooLargeException e = assertThrows(ResponseTooLargeException.class,
+                () -> client.newCall(request).execute().close());
+        assertEquals("the JSON-RPC answer from " + url("/exact-fixed") + " exceeds the response size limit of 1048576"
+                + " bytes", e.getMessage());
+        assertEquals(100_000 - 1, answer.size());
     }
 
     @Test
