@@ -639,6 +639,27 @@ class BlockScannerProviderTest {
     }
 
     /**
+     * Asked for by range, a log answered under the number of a block the range query did not ask for (the next block,
+     * whose bloom ruled it out) is a broken answer, refused with the blocks that were asked for. Without the candidate
+     * check only a fuzz seed failed, and with an UnsupportedOperationException rather than this refusal (a mutation
+     * review).
+     */
+    @Test
+    void aLogOfABlockTheRangeQueryDidNotAskForIsRefused() {
+        List<String> expected = provider.expectedLogs(ADDRESS_1_OR_3, 0, 299);
+        java.util.Set<Long> withLogs = new java.util.HashSet<>();
+        expected.forEach(e -> withLogs.add(Long.parseLong(e.split("/")[0])));
+        long block = withLogs.stream().filter(b -> !withLogs.contains(b + 1)).min(Long::compare).orElseThrow();
+        provider.wrongLogBlockNumberAt = provider.chain.get((int) block).hash;
+        List<String> logs = new ArrayList<>();
+        String message = assertThrows(ScanException.class, () -> scanner().byHashMaxRun(0).build()
+                .scan(ADDRESS_1_OR_3, 0, 299, log -> logs.add(text(log)))).getMessage();
+        assertEquals("the provider returned a log of block " + (block + 1) + ", which is not among the requested"
+                + " candidate blocks of 0..99", message);
+        assertTrue(logs.stream().noneMatch(l -> l.startsWith((block + 1) + "/")), logs.toString());
+    }
+
+    /**
      * A header without a parentHash, or with one that is not 32 bytes of hex, is a malformed answer. The chain check
      * used to compare it with the block before and call it a reorganisation, advising more confirmations, which cannot
      * help (found by a review); and the first header of a scan was not checked at all.
