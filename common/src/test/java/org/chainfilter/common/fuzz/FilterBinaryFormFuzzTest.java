@@ -26,9 +26,16 @@ import org.chainfilter.testkit.ParserContract;
  * and after an item is put (when the kind accepts it) the filter contains it.
  *
  * <p>Seeds ({@code FilterBinaryFormFuzzTestInputs/read}): made by the seed generator in each kind's documented form:
- * small filters of each kind, empty and with a few items, and headers declaring 2^40 bits or a wrong magic/version
- * (those of the Bloom kinds are of index strategy 1); the {@code *-congruential-*} seeds are the contract tests' golden
- * forms of strategy 2.
+ * small filters of each kind, empty and with a few items, a wrong magic, and {@code *-edge-huge-header}, whose header
+ * fields are overwritten with {@code 0x7f} bytes (of the Bloom kinds these are of index strategy 1; only the Bloom
+ * filter's reaches the size check, the others are refused at their strategy id, {@code k}, bucket count or rate). The
+ * four kinds over the generic index strategy (Bloom, counting, scalable, concurrent) also have seeds of strategy 2,
+ * the form new filters write: {@code *-congruential-N-items} are the contract tests' golden forms;
+ * {@code *-congruential-empty} are written by the current code for empty filters of the same shapes
+ * ({@code BloomFilter.create} m = 70, k = 5; counting and concurrent {@code withShape} m = 37, k = 3 and m = 100,
+ * k = 17; {@code ScalableBloomFilter.create} n0 = 2, P = 0.1), each after its kind byte; and
+ * {@code *-congruential-edge-huge-header} are those forms with m (n0 for the scalable filter) set to 2^32, so that
+ * the regression run reaches each kind's check of the declared size against the caller's bound.
  */
 class FilterBinaryFormFuzzTest {
     private static final long MAX_BYTES = 1 << 20;
