@@ -35,7 +35,13 @@ import org.chainfilter.testkit.ParserContract;
  * ({@code BloomFilter.create} m = 70, k = 5; counting and concurrent {@code withShape} m = 37, k = 3 and m = 100,
  * k = 17; {@code ScalableBloomFilter.create} n0 = 2, P = 0.1), each after its kind byte; and
  * {@code *-congruential-edge-huge-header} are those forms with m (n0 for the scalable filter) set to 2^32, so that
- * the regression run reaches each kind's check of the declared size against the caller's bound.
+ * the regression run reaches each kind's check of the declared size against the caller's bound. The other three
+ * kinds reach theirs through {@code *-edge-max-*}: {@code blocked-empty} with the block count set to
+ * {@code BlockedBloomFilter.MAX_BLOCKS}, {@code cuckoo-empty} with the bucket count set to
+ * {@code CuckooFilter.MAX_BUCKETS} (2^30), and {@code growable-cuckoo-empty} with the initial capacity set to
+ * floor(2^30 * 4 * {@code DESIGN_LOAD}) = 4101693767, the largest whose first table has 2^30 buckets; each header is
+ * otherwise valid, and the reader refuses it at the size check ("... is N bytes; the caller allows at most 1048576")
+ * before allocating.
  */
 class FilterBinaryFormFuzzTest {
     private static final long MAX_BYTES = 1 << 20;
