@@ -75,6 +75,15 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
     }
 
     /**
+     * The most bits the puts of a stage of {@code shape} at {@code rate} can leave set: a put goes in while at most
+     * {@code ⌊fillLimit⌋} bits are set and sets at most k more; a stage whose limit is negative takes no item.
+     */
+    static long mostSetBits(Shape shape, double rate) {
+        double limit = fillLimit(shape, rate);
+        return limit < 0 ? 0 : (long) Math.floor(limit) + shape.hashFunctionCount();
+    }
+
+    /**
      * An empty filter whose first stage holds {@code initialCapacity} items and whose compound rate stays at most
      * {@code falsePositiveRate} as it grows.
      *
@@ -260,7 +269,9 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
      * Reads a filter written by {@link #writeTo}, refusing one larger than {@code maxBytes} before allocating it.
      *
      * @throws IllegalArgumentException if the header is not a scalable filter's, a field is out of range, a stage's
-     *     shape is not the one {@code P} and {@code n_0} give, or the filter is larger than {@code maxBytes}
+     *     shape is not the one {@code P} and {@code n_0} give, a stage has more bits set than its puts can leave (its
+     *     fill limit {@code m P_i^{1/k} - k}, rounded down, plus k: such a stage would answer past its rate, and the
+     *     filter past {@code P}), or the filter is larger than {@code maxBytes}
      * @throws IOException if the stream fails, or ends early (an {@link java.io.EOFException} naming the kind)
      */
     public static <T> ScalableBloomFilter<T> readFrom(InputStream in, KeyEncoder<? super T> encoder, long maxBytes)
@@ -299,6 +310,13 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
             if (!stage.shape().equals(shapes[i])) {
                 throw new IllegalArgumentException("stage " + i + " has shape " + stage.shape() + "; P = " + rate
                         + " and n0 = " + initialCapacity + " give " + shapes[i]);
+            }
+            // A stage fuller than puts leave it would answer past its rate P_i, and the compound rate past P.
+            long mostBits = mostSetBits(shapes[i], stageRate(rate, i));
+            if (stage.setBitCount() > mostBits) {
+                throw new IllegalArgumentException("stage " + i + " has " + stage.setBitCount() + " bits set; puts"
+                        + " leave at most " + mostBits + " of its " + shapes[i].bitCount() + " set at P = " + rate
+                        + " and n0 = " + initialCapacity);
             }
             stages.add(stage);
         }

@@ -196,6 +196,42 @@ class ScalableBloomFilterTest {
         assertEquals("stage count is 0; it must be 1 to 40", e.getMessage());
     }
 
+    /**
+     * A form whose stage holds more set bits than puts can leave there (a stage goes on taking items while at most
+     * ⌊m P_i^{1/k} - k⌋ bits are set, and a put sets at most k) is refused: read, it would answer past its stage rate,
+     * and the filter past P, while every rate it reports is computed from P.
+     */
+    @Test
+    void readerRefusesAStageFullerThanPutsLeaveIt() {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 100, 0.01).toByteArray();
+        // Stage 0 (m = 1,294, k = 9 for 100 items at P (1 - r) = 0.002) starts after the chain's header and its own.
+        int words = FamilyBinaryForm.CHAIN_HEADER_BYTES + BloomFilter.HEADER_BYTES;
+        // Its first 20 of 21 words all ones (bits past m in the last word are refused on their own).
+        java.util.Arrays.fill(bytes, words, words + 8 * 20, (byte) 0xff);
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20));
+        // ⌊1294 · 0.002^(1/9) - 9⌋ + 9 = ⌊639.71⌋ + 9 = 648 (0.002^(1/9) = 0.501319).
+        assertEquals("stage 0 has 1280 bits set; puts leave at most 648 of its 1294 set at P = 0.01 and n0 = 100",
+                e.getMessage());
+    }
+
+    /**
+     * The reader's bound on a stage's set bits is reached, not only approached: every state a filter passes through
+     * as it grows to seven stages, including each stage right after the put that took it past its fill limit, reads
+     * back, and as the same bytes.
+     */
+    @Test
+    void everyStateOfAGrowingFilterReadsBack() throws Exception {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
+        for (long key = 0; filter.stageCount() < 7; key++) {
+            filter.put(key);
+            byte[] bytes = filter.toByteArray();
+            ScalableBloomFilter<Long> read = ScalableBloomFilter.readFrom(
+                    new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20);
+            assertEquals(Hex.encode(bytes), Hex.encode(read.toByteArray()), "after key " + key);
+        }
+    }
+
     @Test
     void clearGoesBackToOneStage() {
         ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 4, 0.01);
