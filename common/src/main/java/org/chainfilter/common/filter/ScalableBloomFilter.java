@@ -298,6 +298,12 @@ public final class ScalableBloomFilter<T> implements MembershipFilter<T> {
             } catch (ArithmeticException e) {
                 throw new IllegalArgumentException("stage " + i + " of " + initialCapacity + " * 2^" + i
                         + " items does not fit a long", e);
+            } catch (IllegalArgumentException e) {
+                // As in create: the shape's refusal names only stage i's rate, which the form does not hold.
+                throw new IllegalArgumentException("false-positive rate bound is " + rate + " with initial capacity "
+                        + initialCapacity + ": stage " + i + ", for " + stageCapacity(initialCapacity, i)
+                        + " items at P (1 - r) r^" + i + " = " + stageRate(rate, i) + ", cannot be made: "
+                        + e.getMessage(), e);
             }
             stageBytes[i] = BloomFilter.HEADER_BYTES + 8 * ((shapes[i].bitCount() + 63) >>> 6);
             size += stageBytes[i];

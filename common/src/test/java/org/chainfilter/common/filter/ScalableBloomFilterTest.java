@@ -232,6 +232,31 @@ class ScalableBloomFilterTest {
         }
     }
 
+    /**
+     * A form whose rate bound or capacity no stage shape can meet is refused naming the form's own P and n0, as
+     * {@code create} refuses them: the shape's refusal named only stage i's rate, 5e-77 read back as 9.99e-78, with a
+     * limit of 1.2e-77 that the form's P met.
+     */
+    @Test
+    void readerNamesTheFormsRateWhenAStageCannotBeMade() {
+        var e = assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.readFrom(
+                in("4346464d0201" + "3017288e1271f513" + "000000000000000a" + "01"), KeyEncoder.longs(), 1000));
+        assertEquals("false-positive rate bound is 5.0E-77 with initial capacity 10: stage 0, for 10 items at"
+                + " P (1 - r) r^0 = 9.999999999999997E-78, cannot be made: false-positive rate is"
+                + " 9.999999999999997E-78; its optimal shape needs 256 hash functions, more than the 255 a shape"
+                + " allows (the rate must be at least about 1.2e-77)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.readFrom(
+                in("4346464d0201" + "3f847ae147ae147b" + "0000010000000000" + "28"), KeyEncoder.longs(), 1000));
+        assertEquals("false-positive rate bound is 0.01 with initial capacity 1099511627776: stage 19, for"
+                + " 576460752303423488 items at P (1 - r) r^19 = 2.88230376151712E-5, cannot be made:"
+                + " 576460752303423488 elements at rate 2.88230376151712E-5 need 1.2543399614298452E19 bits; at most"
+                + " 9223372036854775807 are representable", e.getMessage());
+    }
+
+    private static ByteArrayInputStream in(String hex) {
+        return new ByteArrayInputStream(Hex.decode(hex));
+    }
+
     @Test
     void clearGoesBackToOneStage() {
         ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 4, 0.01);
