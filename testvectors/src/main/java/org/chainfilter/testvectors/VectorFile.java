@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,9 +130,26 @@ public final class VectorFile {
             if (bytes.length > MAX_FILE_BYTES) {
                 throw new VectorFormatException(origin + ": file is larger than " + MAX_FILE_BYTES + " bytes");
             }
-            return parse(origin, new String(bytes, StandardCharsets.UTF_8));
+            return parse(origin, utf8(origin, bytes));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + origin + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The text of a file's bytes, which must be UTF-8 (RFC 8259): a byte that is not was read as U+FFFD, so a name or
+     * a value changed in silence (a hex value was then refused for a character the file does not hold).
+     */
+    private static String utf8(String origin, byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(in).toString();
+        } catch (CharacterCodingException e) {
+            // The decoder stops at the first byte it cannot decode.
+            throw new VectorFormatException(String.format(Locale.ROOT,
+                    "%s: not UTF-8: byte 0x%02x at offset %d does not begin a valid UTF-8 sequence", origin,
+                    bytes[in.position()] & 0xff, in.position()), e);
         }
     }
 

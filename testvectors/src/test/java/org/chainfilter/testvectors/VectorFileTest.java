@@ -119,6 +119,29 @@ class VectorFileTest {
                 .vectors().size());
     }
 
+    /** Bytes that are not UTF-8 are refused with their offset: they were read as U+FFFD, changing a name in silence. */
+    @Test
+    void bytesThatAreNotUtf8AreRefused() {
+        byte[] head = "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": [{\"name\": \"".getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = java.util.Arrays.copyOf(head, head.length + 5);
+        bytes[head.length] = (byte) 0xff;
+        System.arraycopy("\"}]}".getBytes(StandardCharsets.UTF_8), 0, bytes, head.length + 1, 4);
+        assertEquals("bad.json: not UTF-8: byte 0xff at offset 52 does not begin a valid UTF-8 sequence",
+                assertThrows(VectorFormatException.class,
+                        () -> VectorFile.read("bad.json", new ByteArrayInputStream(bytes))).getMessage());
+        // A lone continuation byte, and a lead byte whose sequence the file cuts short.
+        bytes[head.length] = (byte) 0x80;
+        assertEquals("bad.json: not UTF-8: byte 0x80 at offset 52 does not begin a valid UTF-8 sequence",
+                assertThrows(VectorFormatException.class,
+                        () -> VectorFile.read("bad.json", new ByteArrayInputStream(bytes))).getMessage());
+        bytes[head.length] = (byte) 0xc3;
+        assertEquals("bad.json: not UTF-8: byte 0xc3 at offset 52 does not begin a valid UTF-8 sequence",
+                assertThrows(VectorFormatException.class,
+                        () -> VectorFile.read("bad.json", new ByteArrayInputStream(bytes))).getMessage());
+        bytes[head.length] = (byte) 'a';
+        assertEquals("a", VectorFile.read("good.json", new ByteArrayInputStream(bytes)).vectors().get(0).name());
+    }
+
     /** A file whose reported size is no bound (here an endless device) is read only up to the limit; it ran out of heap. */
     @Test
     void anEndlessFileIsReadOnlyUpToTheLimit() {
