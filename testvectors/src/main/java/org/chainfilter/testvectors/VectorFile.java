@@ -180,7 +180,9 @@ public final class VectorFile {
                     + ", column " + e.getLocation().getColumnNr() + ")"), e);
         }
         if (root == null || !root.isObject()) {
-            String found = root == null ? "empty" : root.getNodeType().name().toLowerCase(Locale.ROOT);
+            // Jackson reads text of no JSON value (empty, or white space) as a missing node, which was said "missing".
+            String found = root == null || root.isMissingNode() ? "empty"
+                    : root.getNodeType().name().toLowerCase(Locale.ROOT);
             throw new VectorFormatException(origin + ": not a conformance file: the top level must be an object with "
                     + "'suite', 'source' and 'vectors'; it is " + found);
         }

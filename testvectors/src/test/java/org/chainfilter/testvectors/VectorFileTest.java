@@ -49,6 +49,11 @@ class VectorFileTest {
                 refused("{\"suite\": 7, \"source\": \"s\", \"vectors\": []}"));
         assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
                 + "'vectors'; it is array", refused("[1, 2]"));
+        // An empty file was said to be "missing".
+        assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
+                + "'vectors'; it is empty", refused(""));
+        assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
+                + "'vectors'; it is empty", refused(" \n\t"));
         assertTrue(refused("{\"suite\": ").startsWith("f.json: not JSON: "), refused("{\"suite\": "));
         // Jackson's own text named the start of an unclosed list as '[Source: REDACTED (`StreamReadFeature...` ...'
         assertEquals("f.json: not JSON: Unexpected end-of-input: expected close marker for Array (start marker at"
@@ -122,7 +127,8 @@ class VectorFileTest {
     /** Bytes that are not UTF-8 are refused with their offset: they were read as U+FFFD, changing a name in silence. */
     @Test
     void bytesThatAreNotUtf8AreRefused() {
-        byte[] head = "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": [{\"name\": \"".getBytes(StandardCharsets.UTF_8);
+        byte[] head = "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": [{\"name\": \""
+                .getBytes(StandardCharsets.UTF_8);
         byte[] bytes = java.util.Arrays.copyOf(head, head.length + 5);
         bytes[head.length] = (byte) 0xff;
         System.arraycopy("\"}]}".getBytes(StandardCharsets.UTF_8), 0, bytes, head.length + 1, 4);
