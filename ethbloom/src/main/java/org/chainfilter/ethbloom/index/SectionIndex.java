@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -81,6 +83,15 @@ public final class SectionIndex implements BitVectorSource {
     public static SectionIndex open(Path directory) {
         Objects.requireNonNull(directory, "directory");
         try {
+            // As documented, an unreadable directory is an I/O failure: it was said to "hold no section index
+            // (index.meta is missing)", a corrupt-index refusal for a directory that does not exist or is a file.
+            if (!Files.isDirectory(directory)) {
+                boolean exists = Files.exists(directory);
+                IOException cause = exists ? new NotDirectoryException(directory.toString())
+                        : new NoSuchFileException(directory.toString());
+                throw new UncheckedIOException("cannot read the section index in " + directory
+                        + (exists ? ": it is not a directory" : ": no such directory"), cause);
+            }
             Path meta = directory.resolve(SectionFormat.META_FILE);
             if (!Files.isRegularFile(meta)) {
                 throw new IndexFormatException(directory + " holds no section index (" + SectionFormat.META_FILE

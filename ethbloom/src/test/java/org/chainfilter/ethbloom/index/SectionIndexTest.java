@@ -259,6 +259,20 @@ class SectionIndexTest {
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
 
+    /**
+     * A directory that does not exist, or a file in its place, cannot be read (UncheckedIOException, as documented):
+     * both were refused as a corrupt index, "holds no section index (index.meta is missing)".
+     */
+    @Test
+    void aMissingDirectoryOrAFileInItsPlaceIsAnIoFailure() throws IOException {
+        Path missing = dir.resolve("missing");
+        assertEquals("cannot read the section index in " + missing + ": no such directory",
+                assertThrows(UncheckedIOException.class, () -> SectionIndex.open(missing)).getMessage());
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        assertEquals("cannot read the section index in " + file + ": it is not a directory",
+                assertThrows(UncheckedIOException.class, () -> SectionIndex.open(file)).getMessage());
+    }
+
     /** Rewrites a section file with {@code edit} applied and a fresh CRC32C, so only the later checks can object. */
     private static void rewriteWithValidCrc(Path file, java.util.function.Consumer<java.nio.ByteBuffer> edit)
             throws IOException {
