@@ -201,6 +201,26 @@ class MerkleBlockTest {
         new PartialMerkleTree(1, List.of(H), new byte[] {(byte) 0xff}).extractMatches();
     }
 
+    /**
+     * Core's ExtractMatches refuses nTransactions > MAX_BLOCK_WEIGHT / MIN_TRANSACTION_WEIGHT, so a tree of exactly
+     * 16666 transactions is valid (spec §4.4, rule 2); everyMalformedTreeCoreRefuses covers 16667.
+     */
+    @Test
+    void theLargestTransactionCountIsAccepted() {
+        List<Hash256> leaves = new ArrayList<>();
+        for (int i = 0; i < PartialMerkleTree.MAX_TRANSACTIONS; i++) {
+            byte[] bytes = new byte[32];
+            bytes[0] = (byte) i;
+            bytes[1] = (byte) (i >> 8);
+            leaves.add(Hash256.fromInternalBytes(bytes));
+        }
+        boolean[] match = new boolean[leaves.size()];
+        match[16665] = true;
+        PartialMerkleTree tree = PartialMerkleTree.build(leaves, match);
+        assertEquals(16666, tree.transactionCount());
+        assertEquals(List.of(new MatchedTransaction(16665, leaves.get(16665))), tree.extractMatches().matches());
+    }
+
     @Test
     void rootThatIsNotTheHeadersIsRefused() {
         Block block = Vectors.block("block_dab013");
