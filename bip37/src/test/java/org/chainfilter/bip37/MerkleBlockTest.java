@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.ByteReader;
+import org.chainfilter.btcwire.ByteWriter;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.OutPoint;
 import org.chainfilter.btcwire.WireFormatException;
@@ -219,6 +221,18 @@ class MerkleBlockTest {
         PartialMerkleTree tree = PartialMerkleTree.build(leaves, match);
         assertEquals(16666, tree.transactionCount());
         assertEquals(List.of(new MatchedTransaction(16665, leaves.get(16665))), tree.extractMatches().matches());
+    }
+
+    /** total_transactions is Core's uint32 nTransactions: 2^32 - 1 is kept whole on the wire, 2^32 is refused. */
+    @Test
+    void totalTransactionsIsAnUnsigned32BitValue() {
+        PartialMerkleTree largest = new PartialMerkleTree(0xffffffffL, List.of(H), new byte[] {1});
+        ByteWriter writer = new ByteWriter(64);
+        largest.writeTo(writer);
+        assertEquals(largest, PartialMerkleTree.read(new ByteReader(writer.toByteArray())));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new PartialMerkleTree(1L << 32, List.of(H), new byte[] {1}));
+        assertEquals("total_transactions 4294967296 is outside the uint32 range", e.getMessage());
     }
 
     @Test
