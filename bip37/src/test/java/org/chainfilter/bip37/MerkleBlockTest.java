@@ -235,6 +235,17 @@ class MerkleBlockTest {
         assertEquals("total_transactions 4294967296 is outside the uint32 range", e.getMessage());
     }
 
+    /** Core's CMerkleBlock(block, txids) finds the listed txids at their positions; builtMatches reports them. */
+    @Test
+    void fromTxidsReportsThePositionsItFound() {
+        Block block = Vectors.block("block_13b8a");
+        Hash256 a = Vectors.uint256("74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20");
+        Hash256 b = Vectors.uint256("f9fc751cb7dc372406a9f8d738d5e6f8f63bab71986a39cf36ee70ee17036d07");
+        assertEquals(List.of(new MatchedTransaction(1, b), new MatchedTransaction(8, a)),
+                MerkleBlock.fromBlockAndTxids(block, Set.of(a, b)).builtMatches());
+        assertEquals(List.of(), MerkleBlock.fromBlockAndTxids(block, Set.of(H)).builtMatches());
+    }
+
     @Test
     void rootThatIsNotTheHeadersIsRefused() {
         Block block = Vectors.block("block_dab013");
