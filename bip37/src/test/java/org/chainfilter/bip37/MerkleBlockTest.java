@@ -3,6 +3,7 @@ package org.chainfilter.bip37;
 import static org.chainfilter.bip37.Vectors.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -244,6 +245,26 @@ class MerkleBlockTest {
         assertEquals(List.of(new MatchedTransaction(1, b), new MatchedTransaction(8, a)),
                 MerkleBlock.fromBlockAndTxids(block, Set.of(a, b)).builtMatches());
         assertEquals(List.of(), MerkleBlock.fromBlockAndTxids(block, Set.of(H)).builtMatches());
+    }
+
+    /**
+     * Core's ExtractMatches does not require a set parent bit to lead to a match: a 2-leaf tree whose root is expanded
+     * into two unmatched leaves proves the same root and no match as the builder's one-hash form (no rule of spec §4.4
+     * refuses it), but reads 3 flag bits instead of 1, and the two extractions are not equal.
+     */
+    @Test
+    void anExpandedTreeWithoutMatchesReadsMoreFlagBits() {
+        Hash256 left = Vectors.uint256("11".repeat(32));
+        Hash256 right = Vectors.uint256("22".repeat(32));
+        PartialMerkleTree.Extraction built = PartialMerkleTree.build(List.of(left, right), new boolean[2])
+                .extractMatches();
+        PartialMerkleTree.Extraction expanded = new PartialMerkleTree(2, List.of(left, right), new byte[] {1})
+                .extractMatches();
+        assertEquals(built.root(), expanded.root());
+        assertEquals(List.of(), expanded.matches());
+        assertEquals(1, built.flagBitsUsed());
+        assertEquals(3, expanded.flagBitsUsed());
+        assertNotEquals(built, expanded);
     }
 
     @Test
