@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import java.util.random.RandomGenerator;
 import org.chainfilter.common.hash.Murmur3;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -239,6 +240,28 @@ class RollingBloomFilterTest {
         a.reset();
         copy.reset();
         assertNotEquals(a, copy, "a copy shares the generator, so the two resets draw different tweaks");
+    }
+
+    /**
+     * Core's CRollingBloomFilter::reset() zeroes the cells and sets nEntriesThisGeneration to 0 and nGeneration to 1
+     * (spec §5). With a generator that draws the same nTweak again, a filter reset in its second generation equals a
+     * new one, forgets its keys, and takes a whole generation of inserts before it rolls.
+     */
+    @Test
+    void resetForgetsTheCellsAndTheGeneration() {
+        RandomGenerator sameTweak = () -> 0x5eed_0000_0000_0000L;
+        RollingBloomFilter filter = RollingBloomFilter.create(10, 0.001, sameTweak);
+        for (int key = 0; key < 7; key++) {
+            filter.insert(new byte[] {(byte) key});
+        }
+        assertEquals(2, filter.generation());
+        filter.reset();
+        assertEquals(RollingBloomFilter.create(10, 0.001, sameTweak), filter);
+        assertFalse(filter.contains(new byte[] {6}));
+        for (int key = 0; key < filter.entriesPerGeneration(); key++) {
+            filter.insert(new byte[] {(byte) (100 + key)});
+        }
+        assertEquals(1, filter.generation());
     }
 
     @Test
