@@ -168,8 +168,8 @@ class TransactionMatchTest {
     /**
      * The edges of Core's Solver (script/solver.cpp MatchPayToPubkey, MatchMultisig, GetScriptNumber): up to
      * MAX_PUBKEYS_PER_MULTISIG = 20 keys; m and n as OP_n or a minimal push (CheckMinimalPush, so not OP_PUSHDATA1 for
-     * one byte) of a minimal CScriptNum, a negative one out of range; CPubKey::ValidSize takes the hybrid prefixes 06
-     * and 07 for 65 bytes; PUBKEY needs the script's first byte to be the key's push.
+     * one byte) of a minimal CScriptNum, a negative one out of range; CPubKey::ValidSize takes 03 as well as 02 for 33
+     * bytes and the hybrid prefixes 06 and 07 for 65 bytes; PUBKEY needs the script's first byte to be the key's push.
      */
     @ParameterizedTest(name = "{2}")
     @CsvSource({
@@ -185,6 +185,8 @@ class TransactionMatchTest {
         "41" + "KEY65:07" + "ac, true, P2PK with a hybrid 07 key",
         "41" + "KEY65:05" + "ac, false, P2PK with a 65-byte 05 key",
         "5141" + "KEY65:07" + "51ae, true, 1-of-1 multisig with a hybrid key",
+        "21" + "KEY33:03" + "ac, true, P2PK with a 03 key",
+        "5121" + "KEY33:03" + "51ae, true, 1-of-1 multisig with a 03 key",
         "51" + KEY33 + "ac, false, P2PK shape without the 0x21 push",
         "51" + KEY65 + "ac, false, P2PK shape without the 0x41 push"
     })
@@ -193,6 +195,7 @@ class TransactionMatchTest {
         for (String prefix : new String[] {"05", "06", "07"}) {
             script = script.replace("KEY65:" + prefix, prefix + KEY65.substring(2));
         }
+        script = script.replace("KEY33:03", "03" + KEY33.substring(2));
         assertEquals(expected, StandardScripts.isPayToPubKeyOrBareMultisig(hex(script)), what);
     }
 
