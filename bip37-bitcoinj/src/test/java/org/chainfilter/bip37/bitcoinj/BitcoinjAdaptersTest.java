@@ -68,6 +68,17 @@ class BitcoinjAdaptersTest {
         assertEquals(outPoint, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(outPoint)));
     }
 
+    /** An outpoint index is a uint32 (a coinbase input's is 0xffffffff): every bit of it crosses, both ways. */
+    @Test
+    void outpointIndicesKeepAll32Bits() {
+        Hash256 txid = Hash256.fromDisplayHex("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        for (long index : new long[] {0x10000L, 0xffffffffL}) {
+            OutPoint outPoint = new OutPoint(txid, index);
+            assertEquals(index, BitcoinjAdapters.toBitcoinj(outPoint).index());
+            assertArrayEquals(outPoint.toBytes(), BitcoinjAdapters.toBitcoinj(outPoint).serialize());
+        }
+    }
+
     @Test
     void filtersKeepEveryByteIncludingTheFlags() {
         Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(20, 0.001, 0x80000001, 2);
