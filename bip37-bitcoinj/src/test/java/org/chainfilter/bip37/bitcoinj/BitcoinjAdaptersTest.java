@@ -79,6 +79,31 @@ class BitcoinjAdaptersTest {
         }
     }
 
+    /** A segwit spend (one input with a two-item witness, a P2WPKH output). */
+    private static Transaction segwitSpend() {
+        return new Transaction(2, List.of(new org.chainfilter.btcwire.TxInput(
+                new OutPoint(Hash256.fromDisplayHex("22".repeat(32)), 1), new byte[0], 0xfffffffdL,
+                List.of(new byte[71], Hex.decode("02" + "33".repeat(32))))),
+                List.of(new TxOutput(5000, Hex.decode("0014" + "44".repeat(20)))), 0);
+    }
+
+    /** The witness crosses with the transaction, alone and inside a block: bitcoinj has the same wtxid. */
+    @Test
+    void witnessesCrossAloneAndInABlock() {
+        Transaction tx = segwitSpend();
+        org.bitcoinj.core.Transaction theirs = BitcoinjAdapters.toBitcoinj(tx);
+        assertEquals(tx.wtxid(), BitcoinjAdapters.fromBitcoinj(theirs.getWTxId()));
+        assertEquals(tx, BitcoinjAdapters.fromBitcoinj(theirs));
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
+        List<Transaction> txs = new java.util.ArrayList<>(block.transactions());
+        txs.add(tx);
+        Block withIt = new Block(block.header(), txs);
+        org.bitcoinj.core.Block theirBlock = BitcoinjAdapters.toBitcoinj(withIt);
+        assertEquals(tx.wtxid(), BitcoinjAdapters.fromBitcoinj(theirBlock.getTransactions().get(txs.size() - 1)
+                .getWTxId()));
+        assertEquals(withIt, BitcoinjAdapters.fromBitcoinj(theirBlock));
+    }
+
     @Test
     void filtersKeepEveryByteIncludingTheFlags() {
         Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(20, 0.001, 0x80000001, 2);
