@@ -104,6 +104,16 @@ class BitcoinjAdaptersTest {
         assertEquals(withIt, BitcoinjAdapters.fromBitcoinj(theirBlock));
     }
 
+    /** bitcoinj's header-only block (cloneAsHeader) has no transactions to convert: refused, naming the block. */
+    @Test
+    void aHeaderOnlyBitcoinjBlockIsRefused() {
+        org.bitcoinj.core.Block header = BitcoinjAdapters.toBitcoinj(Block.fromHex(Blocks.raw("block_dab013")))
+                .cloneAsHeader();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.fromBitcoinj(header));
+        assertEquals("bitcoinj block " + header.getHash() + " is a header without transactions", e.getMessage());
+    }
+
     @Test
     void filtersKeepEveryByteIncludingTheFlags() {
         Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(20, 0.001, 0x80000001, 2);
