@@ -158,6 +158,10 @@ class BitcoinjAdaptersTest {
         Transaction ours = new Transaction(1, List.of(), List.of(new TxOutput(1, Hex.decode(script))), 0);
         e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.toBitcoinj(ours));
         assertEquals(expected.replace(theirs.getTxId().toString(), ours.txid().toString()), e.getMessage());
+        org.bitcoinj.core.Block theirBlock = BitcoinjAdapters.toBitcoinj(Block.fromHex(Blocks.raw("block_dab013")));
+        theirBlock.addTransaction(theirs);
+        e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.fromBitcoinj(theirBlock));
+        assertEquals(expected, e.getMessage(), "inside a bitcoinj block too");
         Transaction empty = new Transaction(1, List.of(), List.of(), 0);
         assertEquals(empty, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(empty)),
                 "no inputs and no outputs is unambiguous (flags 0) and converts");
