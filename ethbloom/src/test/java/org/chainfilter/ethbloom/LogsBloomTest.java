@@ -129,6 +129,27 @@ class LogsBloomTest {
     }
 
     /**
+     * A {@code LogsBloom} is immutable and the builder may be reused after {@code build()}: a bloom already built keeps
+     * its bits when the builder goes on adding values, ORs in another bloom, or is reset for the next receipt.
+     */
+    @Test
+    void aBuiltBloomDoesNotChangeWhenItsBuilderIsReused() {
+        LogsBloom.Builder builder = LogsBloom.builder().addValue(utf8("first receipt"));
+        LogsBloom first = builder.build();
+        String firstHex = first.toHex();
+        builder.addValue(utf8("second value"));
+        assertEquals(firstHex, first.toHex());
+        LogsBloom second = builder.build();
+        assertNotEquals(first, second);
+        builder.addBloom(LogsBloom.ofValue(utf8("third value")));
+        assertEquals(firstHex, first.toHex());
+        builder.reset();
+        assertEquals(LogsBloom.ofValue(utf8("first receipt")), first);
+        assertTrue(second.mightContain(utf8("second value")));
+        assertEquals(LogsBloom.EMPTY, builder.build());
+    }
+
+    /**
      * The builder's memo of recent values must never change a bloom: values that repeat, share prefixes, differ only
      * in length (0..40 bytes, around the 32-byte memo limit), sit at offsets in larger arrays, across resets.
      */
