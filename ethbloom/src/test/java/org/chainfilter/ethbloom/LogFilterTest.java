@@ -113,6 +113,21 @@ class LogFilterTest {
                 one.toString());
     }
 
+    /**
+     * A wildcard position and a position with alternatives select different logs, so the two filters are not equal,
+     * whichever is asked: {@code [*]} matches a log whose first topic is T2, {@code [[T1]]} does not.
+     */
+    @Test
+    void aWildcardPositionIsNotEqualToAPositionWithAlternatives() {
+        LogFilter wildcard = LogFilter.builder().address(A).anyTopic(0).build();
+        LogFilter t1 = LogFilter.builder().address(A).topic(0, T1).build();
+        assertTrue(wildcard.matches(A, List.of(T2)));
+        assertFalse(t1.matches(A, List.of(T2)));
+        assertNotEquals(wildcard, t1);
+        assertNotEquals(t1, wildcard);
+        assertEquals(wildcard, LogFilter.of(List.of(A), Arrays.asList((List<byte[]>) null)));
+    }
+
     @Test
     void invalidFiltersAreRefused() {
         assertEquals("address is 32 bytes; it must be exactly 20 bytes", assertThrows(IllegalArgumentException.class,
