@@ -416,6 +416,34 @@ class SectionIndexTest {
         assertArrayEquals(SyntheticChain.hash(4111), SectionIndex.open(dir).lastBlockHash(1));
     }
 
+    /**
+     * The meta file must describe a version 2 index of 4096-block sections starting at a block number that is not
+     * negative: a meta file with another section size, or a negative first block, is refused even with a valid CRC32C.
+     */
+    @Test
+    void aMetaFileWithAnotherSectionSizeOrANegativeFirstBlockIsRefused() throws IOException {
+        SectionIndexWriter.open(dir, 0).close();
+        Path meta = dir.resolve("index.meta");
+        byte[] good = Files.readAllBytes(meta);
+        rewriteMetaWithValidCrc(meta, good, b -> b.putInt(12, 2_048));
+        assertEquals(meta + " has sections of 2048 blocks; expected 4096",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        rewriteMetaWithValidCrc(meta, good, b -> b.putLong(16, -1));
+        assertEquals(meta + " has a negative first block -1",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(meta, good);
+        assertEquals(0, SectionIndex.open(dir).indexedBlockCount());
+    }
+
+    private static void rewriteMetaWithValidCrc(Path meta, byte[] good,
+            java.util.function.Consumer<java.nio.ByteBuffer> edit) throws IOException {
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(good.clone());
+        edit.accept(buffer);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(buffer.array(), 0, 28);
+        Files.write(meta, buffer.putInt(28, (int) crc.getValue()).array());
+    }
+
     /** Version 1 stored no hashes: its files are refused with the advice to rebuild, not read unchecked. */
     @Test
     void aVersion1IndexIsRefusedWithTheAdviceToRebuild() throws IOException {
