@@ -444,6 +444,17 @@ class SectionIndexTest {
         Files.write(meta, buffer.putInt(28, (int) crc.getValue()).array());
     }
 
+    /** {@code lastBlockHash} returns a copy: changing it cannot change the hash the index checks the chain against. */
+    @Test
+    void lastBlockHashIsACopy() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            SyntheticChain.append(writer, 0, LogsBloom.EMPTY);
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        index.lastBlockHash(0)[31] ^= 1;
+        assertArrayEquals(SyntheticChain.hash(0), index.lastBlockHash(0));
+    }
+
     /** Version 1 stored no hashes: its files are refused with the advice to rebuild, not read unchecked. */
     @Test
     void aVersion1IndexIsRefusedWithTheAdviceToRebuild() throws IOException {
