@@ -1,5 +1,6 @@
 package org.chainfilter.ethbloom;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -100,6 +101,23 @@ class LogFilterTest {
         assertTrue(filter.matches(A, List.of()));
         filter.addresses().get(0)[0] = 0;
         assertTrue(filter.matches(A, List.of()));
+    }
+
+    /**
+     * {@code topics()} and {@code clauses()} hand out copies: changing a returned topic cannot change what the filter
+     * matches or which blooms pass it.
+     */
+    @Test
+    void topicsAndClausesAreCopiedOut() {
+        LogFilter filter = LogFilter.builder().topic(0, T1).build();
+        LogsBloom block = LogsBloom.builder().addLog(A, List.of(T1)).build();
+        filter.topics().get(0).get(0)[0] = 0;
+        filter.clauses().get(0).get(0)[1] = 0;
+        assertArrayEquals(T1, filter.topics().get(0).get(0));
+        assertArrayEquals(T1, filter.clauses().get(0).get(0));
+        assertTrue(filter.matches(A, List.of(T1)));
+        assertTrue(filter.couldMatch(block));
+        assertEquals(LogFilter.builder().topic(0, T1).build(), filter);
     }
 
     @Test
