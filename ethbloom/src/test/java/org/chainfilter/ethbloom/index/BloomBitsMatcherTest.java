@@ -118,6 +118,17 @@ class BloomBitsMatcherTest {
                 out.build().toArray());
     }
 
+    /** The matcher is immutable: it keeps its own copy of the bits, so the caller's arrays may be reused. */
+    @Test
+    void theMatcherKeepsItsOwnCopyOfTheBits() {
+        int[] bits = {10, 20, 30};
+        BloomBitsMatcher matcher = BloomBitsMatcher.ofBits(new int[][][] {{bits}});
+        bits[0] = 7;
+        LongStream.Builder out = LongStream.builder();
+        matcher.candidates(SYNTHETIC, 0, 0, 999, out::add);
+        assertArrayEquals(expected(0, 999, b -> b % 60 == 0), out.build().toArray());
+    }
+
     @Test
     void refusesNegativeBitsAndEmptyAlternatives() {
         assertEquals("bloom bit -1 is negative", assertThrows(IllegalArgumentException.class,
