@@ -146,6 +146,28 @@ class LogFilterTest {
         assertEquals(wildcard, LogFilter.of(List.of(A), Arrays.asList((List<byte[]>) null)));
     }
 
+    /**
+     * {@code clauses()} are go-ethereum's bloombits {@code NewMatcher} input: the address set first when there is one,
+     * then each non-wildcard topic position in order, each with its alternatives.
+     */
+    @Test
+    void clausesAreTheAddressSetThenEachNonWildcardPosition() {
+        LogFilter filter = LogFilter.builder().address(A, B).anyTopic(0).topic(1, T1, T2).topic(2, T3).build();
+        List<List<byte[]>> clauses = filter.clauses();
+        assertEquals(3, clauses.size());
+        assertEquals(2, clauses.get(0).size());
+        assertArrayEquals(A, clauses.get(0).get(0));
+        assertArrayEquals(B, clauses.get(0).get(1));
+        assertEquals(2, clauses.get(1).size());
+        assertArrayEquals(T1, clauses.get(1).get(0));
+        assertArrayEquals(T2, clauses.get(1).get(1));
+        assertEquals(1, clauses.get(2).size());
+        assertArrayEquals(T3, clauses.get(2).get(0));
+        assertEquals(clauses.size(), filter.bloomBitClauses().length);
+        assertEquals(1, LogFilter.builder().topic(0, T1).build().clauses().size());
+        assertEquals(1, LogFilter.builder().address(A).anyTopic(0).build().clauses().get(0).size());
+    }
+
     @Test
     void invalidFiltersAreRefused() {
         assertEquals("address is 32 bytes; it must be exactly 20 bytes", assertThrows(IllegalArgumentException.class,
