@@ -417,6 +417,32 @@ class SectionIndexTest {
     }
 
     /**
+     * The parent-hash check holds across a reopened writer also when the index ends exactly at a section boundary
+     * (no partial section to reload): the first block of the next section must name the hash stored with the last
+     * full section as its parent.
+     */
+    @Test
+    void aWriterReopenedAtASectionBoundaryStillChecksTheParentHash() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            for (long b = 0; b < BloomBitsMatcher.SECTION_SIZE; b++) {
+                SyntheticChain.append(writer, b, LogsBloom.EMPTY);
+            }
+        }
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
+            assertEquals(4_096, resumed.nextBlock());
+            byte[] otherFork = SyntheticChain.hash(-4_095);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> resumed.append(4_096, SyntheticChain.hash(4_096), otherFork, LogsBloom.EMPTY));
+            assertTrue(e.getMessage().startsWith("block 4096 has parent hash 0x" + Hex.encode(otherFork)
+                    + " but block 4095 was indexed with hash 0x" + Hex.encode(SyntheticChain.hash(4_095))),
+                    e.getMessage());
+            assertEquals(4_096, resumed.nextBlock());
+            SyntheticChain.append(resumed, 4_096, LogsBloom.EMPTY);
+        }
+        assertArrayEquals(SyntheticChain.hash(4_096), SectionIndex.open(dir).lastBlockHash(1));
+    }
+
+    /**
      * The meta file must describe a version 2 index of 4096-block sections starting at a block number that is not
      * negative: a meta file with another section size, or a negative first block, is refused even with a valid CRC32C.
      */
