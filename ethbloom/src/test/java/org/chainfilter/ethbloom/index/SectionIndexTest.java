@@ -442,6 +442,15 @@ class SectionIndexTest {
         assertArrayEquals(SyntheticChain.hash(4_096), SectionIndex.open(dir).lastBlockHash(1));
     }
 
+    /** A section holds 1 to 4096 blocks: a section file that says it holds none is refused. */
+    @Test
+    void aSectionOfZeroBlocksIsRefused() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        rewriteWithValidCrc(file, b -> b.putInt(16, 0));
+        assertEquals(file + " holds 0 blocks; a section holds 1 to 4096",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
+
     /**
      * The meta file must describe a version 2 index of 4096-block sections starting at a block number that is not
      * negative: a meta file with another section size, or a negative first block, is refused even with a valid CRC32C.
