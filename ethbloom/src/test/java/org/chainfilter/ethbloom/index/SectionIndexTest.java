@@ -479,6 +479,32 @@ class SectionIndexTest {
         Files.write(meta, buffer.putInt(28, (int) crc.getValue()).array());
     }
 
+    /**
+     * A vector is stored sparse only when that takes fewer than 128 bytes (a 64-byte bitmap and at most 63 non-zero
+     * bytes), otherwise raw (512 bytes). Bloom bit 0 set in one block of each of 63 bytes of the section is stored in
+     * 127 bytes; in 64 bytes, raw.
+     */
+    @Test
+    void aVectorIsStoredSparseOnlyBelow128Bytes() throws IOException {
+        byte[] bit0 = new byte[256];
+        bit0[255] = 0x01;
+        LogsBloom withBit0 = LogsBloom.fromBytes(bit0);
+        for (int nonZeroBytes : new int[] {63, 64}) {
+            Path index = dir.resolve("bytes-" + nonZeroBytes);
+            try (SectionIndexWriter writer = SectionIndexWriter.open(index, 0)) {
+                for (long b = 0; b < 8 * 64; b++) {
+                    SyntheticChain.append(writer, b, b % 8 == 0 && b / 8 < nonZeroBytes ? withBit0 : LogsBloom.EMPTY);
+                }
+            }
+            byte[] file = Files.readAllBytes(index.resolve("section-0000000000.bits"));
+            int stored = (file[56] & 0xff) << 8 | (file[57] & 0xff);
+            assertEquals(nonZeroBytes == 63 ? 64 + 63 : 512, stored, nonZeroBytes + " non-zero bytes");
+            assertEquals(4152 + stored + 4, file.length);
+            assertArrayEquals(LongStream.range(0, 8L * nonZeroBytes).filter(b -> b % 8 == 0).toArray(),
+                    SectionIndex.open(index).candidates(BloomBitsMatcher.ofBits(new int[][][] {{{0}}}), 0, 511));
+        }
+    }
+
     /** {@code lastBlockHash} returns a copy: changing it cannot change the hash the index checks the chain against. */
     @Test
     void lastBlockHashIsACopy() {
