@@ -107,6 +107,24 @@ class Web3jLogsTest {
                 IllegalArgumentException.class, () -> Web3jLogs.bloomOf(log("0xg" + "1".repeat(39)))).getMessage());
     }
 
+    /** Every address alternative and every topic alternative reaches the eth_getLogs request, in order. */
+    @Test
+    void toEthFilterKeepsEveryAlternative() throws Exception {
+        String a = "0x" + "aa".repeat(20);
+        String b = "0x" + "bb".repeat(20);
+        String t1 = "0x" + "01".repeat(32);
+        String t2 = "0x" + "02".repeat(32);
+        String t3 = "0x" + "03".repeat(32);
+        LogFilter filter = LogFilter.builder().address(Hex.decode(a), Hex.decode(b)).anyTopic(0)
+                .topic(1, Hex.decode(t1), Hex.decode(t2)).topic(2, Hex.decode(t3)).build();
+        EthFilter request = Web3jLogs.toEthFilter(filter, DefaultBlockParameter.valueOf(java.math.BigInteger.ONE),
+                DefaultBlockParameter.valueOf(java.math.BigInteger.TEN));
+        assertEquals(List.of(a, b), request.getAddress());
+        String json = org.web3j.protocol.ObjectMapperFactory.getObjectMapper().writeValueAsString(request);
+        assertEquals("{\"topics\":[null,[\"" + t1 + "\",\"" + t2 + "\"],[\"" + t3 + "\"]],\"fromBlock\":\"0x1\","
+                + "\"toBlock\":\"0xa\",\"address\":[\"" + a + "\",\"" + b + "\"]}", json);
+    }
+
     @Test
     void filtersWeb3jLogsAndBuildsEthFilter() throws Exception {
         String a = "0x" + "aa".repeat(20);
