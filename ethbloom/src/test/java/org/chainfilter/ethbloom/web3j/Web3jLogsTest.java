@@ -107,6 +107,26 @@ class Web3jLogsTest {
                 IllegalArgumentException.class, () -> Web3jLogs.bloomOf(log("0xg" + "1".repeat(39)))).getMessage());
     }
 
+    /**
+     * A log topic that is absent from a web3j log is refused ("when a topic is absent"), not skipped: skipping it
+     * would move the later topics to other positions, and the exact match would then test the wrong topic.
+     */
+    @Test
+    void aNullTopicInALogIsRefusedNotSkipped() {
+        String a = "0x" + "aa".repeat(20);
+        String t1 = "0x" + "01".repeat(32);
+        String t2 = "0x" + "02".repeat(32);
+        Log withNull = new Log(false, "0x0", "0x0", "0x01", "0x02", "0x1", a, "0x", null,
+                java.util.Arrays.asList(t1, null, t2));
+        LogFilter secondIsT2 = LogFilter.builder().anyTopic(0).topic(1, Hex.decode(t2)).build();
+        assertEquals("log topic 1 is null",
+                assertThrows(IllegalArgumentException.class, () -> Web3jLogs.topics(withNull)).getMessage());
+        assertEquals("log topic 1 is null", assertThrows(IllegalArgumentException.class,
+                () -> Web3jLogs.matches(secondIsT2, withNull)).getMessage());
+        assertEquals("log topic 1 is null",
+                assertThrows(IllegalArgumentException.class, () -> Web3jLogs.bloomOf(withNull)).getMessage());
+    }
+
     /** Every address alternative and every topic alternative reaches the eth_getLogs request, in order. */
     @Test
     void toEthFilterKeepsEveryAlternative() throws Exception {
