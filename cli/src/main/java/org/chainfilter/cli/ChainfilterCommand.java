@@ -80,13 +80,8 @@ public final class ChainfilterCommand implements Runnable {
         return execute(out, err, () -> null, args);
     }
 
-    /**
-     * {@link #execute(PrintWriter, PrintWriter, String...)}, told how writing to {@code out} failed: a broken pipe (its
-     * reader, e.g. {@code head}, has gone) ends with status {@value #BROKEN_PIPE} and no message, as for a process that
-     * SIGPIPE ends; any other failure (a full disk) is said.
-     */
-    static int execute(PrintWriter out, PrintWriter err, java.util.function.Supplier<java.io.IOException> outFailure,
-            String... args) {
+    /** The command line with its handlers, converters and settings, writing to {@code out} and {@code err}. */
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new ChainfilterCommand())
                 .setOut(out)
@@ -105,9 +100,21 @@ public final class ChainfilterCommand implements Runnable {
         // "@FILE" is an argument, not a file of arguments: picocli's expansion read any file named so, unbounded (an
         // @/dev/zero never ended), and failed with a stack trace on a directory.
         commandLine.setExpandAtFiles(false);
+        return commandLine;
+    }
+
+    /**
+     * {@link #execute(PrintWriter, PrintWriter, String...)}, told how writing to {@code out} failed: a broken pipe (its
+     * reader, e.g. {@code head}, has gone) ends with status {@value #BROKEN_PIPE} and no message, as for a process that
+     * SIGPIPE ends; any other failure (a full disk) is said.
+     */
+    static int execute(PrintWriter out, PrintWriter err, java.util.function.Supplier<java.io.IOException> outFailure,
+            String... args) {
         int status;
         try {
-            status = commandLine.execute(args);
+            // Built inside the try: a heap too small for the command objects gets the same one line as one too small
+            // for the input (with -Xmx8m the construction itself ran out and printed a stack trace).
+            status = commandLine(out, err).execute(args);
         } catch (OutOfMemoryError e) {
             // The last resort: every input is bounded, but the bounds are fixed and a heap may be smaller still.
             err.println("chainfilter: out of memory (the JVM's maximum heap is "

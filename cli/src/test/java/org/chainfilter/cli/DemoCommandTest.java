@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.chainfilter.testvectors.Suites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,5 +89,30 @@ class DemoCommandTest {
         assertEquals("no", DemoCommand.matchingCell(false, true));
         assertEquals("yes", DemoCommand.matchingCell(true, true));
         assertEquals("yes, bloom MISSED", DemoCommand.matchingCell(true, false));
+    }
+
+    /**
+     * A heap too small for the demo ends it with the README's one line and status 1, never a stack trace, at every
+     * size from 8 to 16 MiB (in a child JVM: below about 7 MiB the JVM cannot open its class path before main). With
+     * -Xmx8m the command objects themselves did not fit, and their construction, outside the handler, printed an
+     * {@code OutOfMemoryError} stack trace (found by a README walkthrough).
+     */
+    @Test
+    void aHeapTooSmallEndsWithOneLineAtEverySize() throws IOException, InterruptedException {
+        int outOfMemory = 0;
+        for (int mebibytes = 8; mebibytes <= 16; mebibytes++) {
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx" + mebibytes + "m", "-cp", System.getProperty("java.class.path"),
+                    ChainfilterCommand.class.getName(), "demo").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the demo at -Xmx" + mebibytes + "m did not end");
+            if (process.exitValue() != 0) {
+                assertEquals(1, process.exitValue(), err);
+                assertTrue(err.matches("chainfilter: out of memory \\(the JVM's maximum heap is \\d+ MiB; give it more"
+                        + " with JAVA_OPTS=-Xmx\\.\\.\\.\\)\\R"), "-Xmx" + mebibytes + "m: " + err);
+                outOfMemory++;
+            }
+        }
+        assertTrue(outOfMemory > 0, "every heap from 8 MiB was enough: the test no longer reaches the handler");
     }
 }
