@@ -57,4 +57,20 @@ class CliInputsTest {
         assertEquals("abcd", Hex.encode(decoded.get(2)));
         assertEquals(0, CliInputs.decodeHexLines(Files.writeString(dir.resolve("e.hex"), ""), "--spent-file").size());
     }
+
+    /**
+     * A refusal quotes the value when it has at most 80 characters (stripped), and names the option alone for a longer
+     * one (a block or a filter would bury the reason).
+     */
+    @Test
+    void aRefusalQuotesValuesOfUpTo80Characters() {
+        String eighty = "0".repeat(79) + "z";
+        var e = assertThrows(IllegalArgumentException.class, () -> CliInputs.hex("--tx", " " + eighty + "\n"));
+        assertEquals("--tx '" + eighty + "': " + e.getCause().getMessage(), e.getMessage());
+        String eightyOne = "0".repeat(80) + "z";
+        e = assertThrows(IllegalArgumentException.class, () -> CliInputs.hex("--tx", eightyOne));
+        assertEquals("--tx: " + e.getCause().getMessage(), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CliInputs.hex("--topic", eightyOne, 32, "topic"));
+        assertEquals("--topic: " + e.getCause().getMessage(), e.getMessage());
+    }
 }
