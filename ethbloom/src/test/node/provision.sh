@@ -2,8 +2,8 @@
 # Provisions the real node for the ethbloom tests, from the build itself (exec-maven-plugin, phase
 # generate-test-resources):
 #  1. installs the pinned npm packages of package-lock.json (anvil 1.7.1, solc-js 0.8.28) into
-#     <repo>/.build/node when they are missing or the lock file changed; .build/ is git-ignored and survives
-#     `mvn clean`;
+#     <repo>/.build/node with build-tools/provision-npm.sh (--ignore-scripts: anvil's postinstall only looks for
+#     the binary the platform package already holds);
 #  2. compiles src/test/solidity/*.sol with solc-js into target/test-classes/contracts/;
 #  3. writes target/test-classes/anvil.properties with the absolute path of the anvil binary.
 # The anvil binary ships inside the platform package @foundry-rs/anvil-<os>-<arch> (bin/anvil); the
@@ -14,7 +14,6 @@ module_dir=$1
 repo_dir=$(cd "$module_dir/.." && pwd)
 node_dir="$repo_dir/.build/node"
 test_classes="$module_dir/target/test-classes"
-lock="$module_dir/src/test/node/package-lock.json"
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-amd64 ;;
@@ -25,15 +24,8 @@ case "$(uname -s)-$(uname -m)" in
 esac
 anvil="$node_dir/node_modules/@foundry-rs/anvil-$platform/bin/anvil"
 
-if [ ! -x "$anvil" ] || ! cmp -s "$lock" "$node_dir/.provisioned-lock.json"; then
-  echo "provision.sh: installing anvil and solc-js into $node_dir"
-  mkdir -p "$node_dir"
-  cp "$module_dir/src/test/node/package.json" "$lock" "$node_dir/"
-  # --ignore-scripts: anvil's postinstall only looks for the binary the platform package already holds.
-  # `npm install` (not `npm ci`) because npm omits the other platforms' optional packages from the lock file.
-  (cd "$node_dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
-  cp "$lock" "$node_dir/.provisioned-lock.json"
-fi
+# `npm install` (not `npm ci`) because npm omits the other platforms' optional packages from the lock file.
+"$repo_dir/build-tools/provision-npm.sh" "$module_dir" node install "@foundry-rs/anvil-$platform/bin/anvil"
 "$anvil" --version | head -n 1
 
 stamp="$test_classes/contracts/.sources.sha256"

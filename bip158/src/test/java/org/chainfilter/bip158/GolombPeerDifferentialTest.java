@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Differential test against an independent implementation of BIP158's Golomb-coded sets: bcoin's {@code golomb}
  * 1.2.0 (npm; github.com/bcoin-org/golomb, the GCS code of bcoin's BIP157/158 support), run by Node.js through
- * {@code src/test/node/golomb-peer.cjs}. The build installs the pinned package ({@code src/test/node/provision.sh},
- * lock file beside it). golomb fixes M at 784931 (BIP158's basic filter) and takes P from 0 to 32, so these cases use
+ * {@code src/test/node/golomb-peer.cjs}. The build installs the pinned package ({@code build-tools/provision-npm.sh},
+ * from the lock file beside the script). golomb fixes M at 784931 (BIP158's basic filter) and takes P from 0 to 32, so these cases use
  * that M and every P.
  *
  * <p>Where golomb departs from Bitcoin Core ({@code GCSFilter} in src/blockfilter.cpp), which this module follows,
@@ -57,7 +57,7 @@ class GolombPeerDifferentialTest {
         Properties paths = new Properties();
         try (InputStream in = GolombPeerDifferentialTest.class.getResourceAsStream("/golomb-peer.properties")) {
             assertNotNull(in, "golomb-peer.properties is missing: the build's provision-golomb step"
-                    + " (src/test/node/provision.sh) did not run; it needs Node.js and npm");
+                    + " (build-tools/provision-npm.sh) did not run; it needs Node.js and npm");
             paths.load(in);
         }
         ProcessBuilder builder = new ProcessBuilder("node", paths.getProperty("peer.script"),
