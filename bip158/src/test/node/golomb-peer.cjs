@@ -5,11 +5,11 @@
 //   {"op":"build","p":P,"key":hex16,"items":[hex,...]}     -> {"filter":hex}  (CompactSize(N) || bit stream)
 //   {"op":"match","p":P,"key":hex16,"filter":hex,"items":[hex,...]}  -> {"match":[bool,...]}  (one match() each)
 //   {"op":"matchAny","p":P,"key":hex16,"filter":hex,"items":[hex,...]}  -> {"any":bool}
-// A request the library refuses (an exception) answers {"error":message}.
+// A request the library refuses (an exception) answers {"error":message} (build-tools/json-lines-peer.cjs).
 'use strict';
 
 const path = require('path');
-const readline = require('readline');
+const serve = require(path.join(__dirname, '..', '..', '..', '..', 'build-tools', 'json-lines-peer.cjs'));
 
 const Golomb = require(path.join(process.argv[2], 'golomb'));
 
@@ -35,13 +35,4 @@ function answer(request) {
   }
 }
 
-const lines = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
-lines.on('line', (line) => {
-  let reply;
-  try {
-    reply = answer(JSON.parse(line));
-  } catch (e) {
-    reply = {error: String(e && e.message ? e.message : e)};
-  }
-  process.stdout.write(JSON.stringify(reply) + '\n');
-});
+serve(answer);
