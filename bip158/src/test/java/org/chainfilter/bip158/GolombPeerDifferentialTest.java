@@ -7,31 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.common.Hex;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.chainfilter.testkit.NodePeer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Differential test against an independent implementation of BIP158's Golomb-coded sets: bcoin's {@code golomb}
@@ -46,49 +37,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GolombPeerDifferentialTest {
     private static final long M = 784931;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static Process peer;
-    private static BufferedWriter toPeer;
-    private static BufferedReader fromPeer;
-
-    @BeforeAll
-    static void startPeer() throws IOException {
-        Properties paths = new Properties();
-        try (InputStream in = GolombPeerDifferentialTest.class.getResourceAsStream("/golomb-peer.properties")) {
-            assertNotNull(in, "golomb-peer.properties is missing: the build's provision-golomb step"
-                    + " (build-tools/provision-npm.sh) did not run; it needs Node.js and npm");
-            paths.load(in);
-        }
-        ProcessBuilder builder = new ProcessBuilder("node", paths.getProperty("peer.script"),
-                paths.getProperty("node.modules"));
-        builder.environment().put("NODE_BACKEND", "js");
-        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-        peer = builder.start();
-        toPeer = new BufferedWriter(new OutputStreamWriter(peer.getOutputStream(), StandardCharsets.UTF_8));
-        fromPeer = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    @AfterAll
-    static void stopPeer() throws InterruptedException {
-        if (peer != null) {
-            peer.destroy();
-            peer.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
+    @RegisterExtension
+    static final NodePeer PEER = new NodePeer("golomb-peer.properties");
 
     /** One request to the peer, one answer; an answer with an "error" field is returned as it is. */
     private static JsonNode ask(ObjectNode request) throws IOException {
-        toPeer.write(JSON.writeValueAsString(request));
-        toPeer.newLine();
-        toPeer.flush();
-        String line = fromPeer.readLine();
-        assertNotNull(line, "the golomb peer ended (see its standard error above)");
-        return JSON.readTree(line);
+        return PEER.ask(request);
     }
 
     private static ObjectNode request(String op, int p, byte[] key, List<byte[]> items) {
-        ObjectNode request = JSON.createObjectNode().put("op", op).put("p", p).put("key", Hex.encode(key));
+        ObjectNode request = NodePeer.request(op).put("p", p).put("key", Hex.encode(key));
         ArrayNode hexItems = request.putArray("items");
         items.forEach(item -> hexItems.add(Hex.encode(item)));
         return request;
