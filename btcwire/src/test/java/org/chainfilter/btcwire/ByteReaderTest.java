@@ -109,6 +109,23 @@ class ByteReaderTest {
         assertEquals(0, block.transactions().get(0).inputs().size());
     }
 
+    /**
+     * A negative length is refused as a length the bytes left cannot hold, and the reader stays where it was: without
+     * the check {@code skip(-1)} moved the reader back over a byte already read, and {@code readBytes(-1)} threw
+     * NegativeArraySizeException (found by a mutation review).
+     */
+    @Test
+    void aNegativeLengthIsRefusedAndTheReaderDoesNotMove() {
+        ByteReader reader = new ByteReader(Hex.decode("010203"));
+        reader.readUInt8("x");
+        WireFormatException skip = assertThrows(WireFormatException.class, () -> reader.skip(-1, "padding"));
+        assertEquals("reading padding: wanted -1 bytes but 2 are left (at offset 1)", skip.getMessage());
+        WireFormatException bytes = assertThrows(WireFormatException.class, () -> reader.readBytes(-1, "data"));
+        assertEquals("reading data: wanted -1 bytes but 2 are left (at offset 1)", bytes.getMessage());
+        assertEquals(1, reader.position());
+        assertEquals(0x0302, reader.readUInt16LE("y"));
+    }
+
     @Test
     void trailingBytesAreRefused() {
         ByteReader reader = new ByteReader(Hex.decode("0102"));
