@@ -51,6 +51,22 @@ class ScriptIteratorTest {
         assertEquals(List.of("ERROR"), ops("4effffffff00"));
     }
 
+    /**
+     * Each OP_PUSHDATA length cut one byte short stops the iteration: the truncated cases above left the 4-byte length
+     * 2 or more bytes short, and a check of {@code < 3} for it passed every test (it then read past the script: found
+     * by a mutation review).
+     */
+    @Test
+    void aLengthOneByteShortOfItsWidthStops() {
+        assertEquals(List.of("ERROR"), ops("4c"));
+        assertEquals(List.of("ERROR"), ops("4d01"));
+        assertEquals(List.of("ERROR"), ops("4e010000"));
+        assertEquals(List.of("51:-", "ERROR"), ops("51" + "4e000000"));
+        ScriptIterator slice = new ScriptIterator().reset(Hex.decode("4e00000000"), 0, 4);
+        assertFalse(slice.next());
+        assertTrue(slice.failed());
+    }
+
     @Test
     void emptyScriptHasNoOpsAndNoError() {
         ScriptIterator it = new ScriptIterator(new byte[0]);
