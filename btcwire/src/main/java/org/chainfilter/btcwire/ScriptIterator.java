@@ -115,7 +115,7 @@ public final class ScriptIterator {
         return failed;
     }
 
-    /** The current opcode, 0..255. */
+    /** The current opcode, 0..255; -1 after a reset until {@link #next()} reads one, and after a truncated push. */
     public int opcode() {
         return opcode;
     }

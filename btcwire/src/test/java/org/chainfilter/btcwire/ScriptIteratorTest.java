@@ -67,6 +67,29 @@ class ScriptIteratorTest {
         assertTrue(slice.failed());
     }
 
+    /**
+     * A cursor that holds no operation, after a reset and after a push that stopped the iteration, has opcode -1: it
+     * is not a push and has no data. Keeping the last opcode there passed every test, so a reused cursor reported the
+     * previous script's push, or the push before the truncated one, as an empty push (found by a mutation review).
+     */
+    @Test
+    void aCursorWithoutAnOperationIsNotAPush() {
+        ScriptIterator it = new ScriptIterator(Hex.decode("02aabb"));
+        assertTrue(it.next());
+        assertTrue(it.isPush());
+        it.reset(Hex.decode("51"));
+        assertEquals(-1, it.opcode());
+        assertFalse(it.isPush());
+        assertEquals(0, it.dataLength());
+        it.reset(Hex.decode("01aa" + "4c05aa"));
+        assertTrue(it.next());
+        assertFalse(it.next());
+        assertTrue(it.failed());
+        assertEquals(-1, it.opcode());
+        assertFalse(it.isPush());
+        assertEquals(0, it.dataLength());
+    }
+
     @Test
     void emptyScriptHasNoOpsAndNoError() {
         ScriptIterator it = new ScriptIterator(new byte[0]);
