@@ -142,6 +142,23 @@ class TransactionTest {
                 e.getMessage());
     }
 
+    /**
+     * A witness stack's item count is checked against the bytes left (an item takes one byte at least) before the stack
+     * is sized by it: counting items as free passed every test, and a count of 2^25 allocated a 128 MiB list, then
+     * failed at the first item the bytes did not hold (found by a mutation review).
+     */
+    @Test
+    void aWitnessItemCountBeyondTheBytesLeftIsRefusedBeforeAllocation() {
+        String head = "01000000" + "0001" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff" + "00";
+        WireFormatException e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex(head + "fe00000002" + "00000000"));
+        assertEquals("witness item count of input 0 is 33554432 but at 1 bytes or more each they cannot fit in the 4"
+                + " bytes left", e.getMessage());
+        e = assertThrows(WireFormatException.class, () -> Transaction.fromHex(head + "05" + "00000000"));
+        assertEquals("witness item count of input 0 is 5 but at 1 bytes or more each they cannot fit in the 4 bytes"
+                + " left", e.getMessage());
+    }
+
     @Test
     void outOfRangeFieldsAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
