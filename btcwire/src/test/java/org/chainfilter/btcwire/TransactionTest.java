@@ -159,6 +159,23 @@ class TransactionTest {
                 + " left", e.getMessage());
     }
 
+    /**
+     * An output takes 9 bytes at least (value and an empty script's length): five outputs with empty scripts and the
+     * locktime (49 bytes) are read, and an output count the bytes left cannot hold is refused naming 9 bytes. A minimum
+     * of 10 (refusing those five) or of 8 passed every test (found by a mutation review).
+     */
+    @Test
+    void outputsTakeNineBytesAtLeast() {
+        String head = "01000000" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff";
+        Transaction tx = Transaction.fromHex(head + "05" + ("0000000000000000" + "00").repeat(5) + "00000000");
+        assertEquals(5, tx.outputs().size());
+        assertEquals(0, tx.outputs().get(4).scriptPubKey().length);
+        WireFormatException e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex(head + "06" + ("0000000000000000" + "00").repeat(5) + "00000000"));
+        assertEquals("transaction output count is 6 but at 9 bytes or more each they cannot fit in the 49 bytes left",
+                e.getMessage());
+    }
+
     @Test
     void outOfRangeFieldsAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
