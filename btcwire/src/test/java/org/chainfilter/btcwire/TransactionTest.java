@@ -186,6 +186,21 @@ class TransactionTest {
     }
 
     /**
+     * nLockTime is a uint32: 0xffffffff is taken and written back, 2^32 is refused. Refusing 0xffffffff (a {@code >=}
+     * at the top of the range) passed every test (found by a mutation review).
+     */
+    @Test
+    void theLargestLockTimeIsAccepted() {
+        Transaction tx = new Transaction(1, List.of(), List.of(), 0xffffffffL);
+        assertEquals(0xffffffffL, tx.lockTime());
+        assertEquals("01000000" + "00" + "00" + "ffffffff", Hex.encode(tx.serialize(false)));
+        assertEquals(0xffffffffL, Transaction.parse(tx.serialize(false)).lockTime());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Transaction(1, List.of(), List.of(), 1L << 32));
+        assertEquals("nLockTime 4294967296 is outside the uint32 range", e.getMessage());
+    }
+
+    /**
      * Core's {@code IsCoinBase}: one input whose prevout {@code IsNull()}, that is a zero hash and index 0xffffffff;
      * both halves count (a coinbase test that looked at the index alone passed every test before).
      */
