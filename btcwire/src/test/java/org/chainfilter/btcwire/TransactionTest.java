@@ -201,6 +201,27 @@ class TransactionTest {
     }
 
     /**
+     * The constructors copy what they are given, as TxInput's javadoc says of the witness arrays: keeping the caller's
+     * witness arrays passed every test, and a caller reusing its buffer then changed the input (found by a mutation
+     * review).
+     */
+    @Test
+    void anInputKeepsItsOwnCopyOfTheWitness() {
+        byte[] item = Hex.decode("3044");
+        byte[] scriptSig = Hex.decode("51");
+        TxInput input = new TxInput(new OutPoint(Hash256.ZERO, 0), scriptSig, 0, List.of(item));
+        Transaction tx = new Transaction(2, List.of(input), List.of(), 0);
+        Hash256 wtxid = tx.wtxid();
+        item[0] = 0;
+        scriptSig[0] = 0;
+        assertArrayEquals(Hex.decode("3044"), input.witness().get(0));
+        assertArrayEquals(Hex.decode("51"), input.scriptSig());
+        assertEquals(wtxid, Sha256d.hash(tx.serialize(true)));
+        input.witness().get(0)[0] = 0;
+        assertArrayEquals(Hex.decode("3044"), input.witness().get(0));
+    }
+
+    /**
      * Core's {@code IsCoinBase}: one input whose prevout {@code IsNull()}, that is a zero hash and index 0xffffffff;
      * both halves count (a coinbase test that looked at the index alone passed every test before).
      */
