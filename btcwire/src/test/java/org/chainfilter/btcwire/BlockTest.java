@@ -69,6 +69,23 @@ class BlockTest {
         assertEquals(1293625051L, header.time());
     }
 
+    /**
+     * nTime, nBits and nNonce are uint32: 0xffffffff is taken in each and read back from its bytes, 2^32 is refused.
+     * Refusing 0xffffffff passed every test (found by a mutation review).
+     */
+    @Test
+    void headerFieldsTakeTheLargestUint32() {
+        BlockHeader header = new BlockHeader(-1, Hash256.ZERO, Hash256.ZERO, 0xffffffffL, 0xffffffffL, 0xffffffffL);
+        assertEquals("ffffffff" + "00".repeat(64) + "ff".repeat(12), Hex.encode(header.serialize()));
+        BlockHeader parsed = BlockHeader.parse(header.serialize());
+        assertEquals(0xffffffffL, parsed.time());
+        assertEquals(0xffffffffL, parsed.bits());
+        assertEquals(0xffffffffL, parsed.nonce());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new BlockHeader(1, Hash256.ZERO, Hash256.ZERO, 0, 0, 1L << 32));
+        assertEquals("nNonce 4294967296 is outside the uint32 range", e.getMessage());
+    }
+
     @Test
     void aChangedHeaderNoLongerMatchesTheTransactions() {
         byte[] raw = Hex.decode(raw("block_5a4ded"));
