@@ -86,6 +86,20 @@ class BlockTest {
         assertEquals("nNonce 4294967296 is outside the uint32 range", e.getMessage());
     }
 
+    /**
+     * A block of no transactions (Core's parser reads it; consensus refuses it) matches no header: merkleRootMatches
+     * is false, not the refusal of computeMerkleRoot. Without the empty check it threw, and that passed every test
+     * (found by a mutation review).
+     */
+    @Test
+    void aBlockWithoutTransactionsMatchesNoMerkleRoot() {
+        Block block = Block.fromHex(raw("block_13b8a").substring(0, 160) + "00");
+        assertEquals(0, block.transactions().size());
+        assertFalse(block.merkleRootMatches());
+        assertEquals("a Merkle root needs at least one leaf; got 0",
+                assertThrows(IllegalArgumentException.class, block::computeMerkleRoot).getMessage());
+    }
+
     @Test
     void aChangedHeaderNoLongerMatchesTheTransactions() {
         byte[] raw = Hex.decode(raw("block_5a4ded"));
