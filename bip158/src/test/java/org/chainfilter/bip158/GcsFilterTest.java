@@ -184,19 +184,21 @@ class GcsFilterTest {
 
     /**
      * Core reads a filter as a byte vector of at most MAX_SIZE bytes, N's CompactSize included. One element with P = 0
-     * takes {@code value + 1} bits, and M is chosen so that the value puts the stream at MAX_SIZE bytes (one byte too
-     * many with N's) or one byte short of it (the largest filter Core can read).
+     * takes {@code value + 1} bits, and M is chosen so that the stream is one bit longer than the MAX_SIZE - 1 bytes
+     * left beside N's (one byte too many) or exactly that long (the largest filter Core can read). The largest was 3
+     * bits short of the limit before, and refusing a stream that ends exactly on it passed every test (found by a
+     * mutation review).
      */
     @Test
     void buildRefusesASerializationLongerThanCoreReadsCountingN() {
         byte[] item = {42};
         long hash = GcsParams.of(1, 2, 0, 1).hash(item);
-        long oneTooMany = mInto(hash, 8 * CompactSize.MAX_SIZE - 4);
+        long oneTooMany = mInto(hash, 8 * (CompactSize.MAX_SIZE - 1));
         assertEquals("a GCS of N = 1 elements with P = 0 and M = " + oneTooMany + " would take more than 33554432"
                 + " bytes with its count; choose M near 2^P (BIP158: P = 19, M = 784931)",
                 assertThrows(IllegalArgumentException.class,
                         () -> GcsFilter.build(GcsParams.of(1, 2, 0, oneTooMany), List.of(item))).getMessage());
-        long largest = mInto(hash, 8 * (CompactSize.MAX_SIZE - 1) - 4);
+        long largest = mInto(hash, 8 * (CompactSize.MAX_SIZE - 1) - 1);
         GcsFilter filter = GcsFilter.build(GcsParams.of(1, 2, 0, largest), List.of(item));
         assertEquals(CompactSize.MAX_SIZE, filter.encodedLength());
         assertTrue(filter.match(item));
