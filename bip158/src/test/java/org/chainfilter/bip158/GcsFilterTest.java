@@ -158,6 +158,21 @@ class GcsFilterTest {
     }
 
     /**
+     * The colliding pair with more copies of one element: a hash run of five that holds two distinct elements is one
+     * run. Counting every repeat as a run of its own (four here) passed every test; the list of repeated hashes then
+     * ended in unsorted zero padding, the binary search missed the run and the set lost b (N = 1: found by a mutation
+     * review).
+     */
+    @Test
+    void aLongRunOfOneHashKeepsEachDistinctElement() {
+        byte[] a = Hex.decode("f7818635f7a6e393");
+        byte[] b = Hex.decode("10cc9c08a2387267");
+        GcsFilter filter = GcsFilter.build(KEY_00_0F, List.of(a, b, a.clone(), a.clone(), a.clone()));
+        assertEquals("02d3a670000000", Hex.encode(filter.encoded()));
+        assertEquals(filter, GcsFilter.build(KEY_00_0F, List.of(b, b.clone(), a, b.clone(), b.clone())));
+    }
+
+    /**
      * N is bounded as the parser bounds it (Core's MAX_SIZE), and the bound counts distinct elements. A build at the
      * real limit needs 2^25 distinct elements (gigabytes), so build is checked under a limit of 4 and the real limit on
      * the check itself.
