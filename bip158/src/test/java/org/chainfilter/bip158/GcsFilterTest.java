@@ -459,6 +459,8 @@ class GcsFilterTest {
     void paramsAreCheckedAndComparable() {
         assertEquals("P is 33; it must be between 0 and 32",
                 assertThrows(IllegalArgumentException.class, () -> GcsParams.of(0, 0, 33, 784931)).getMessage());
+        assertEquals("P is -1; it must be between 0 and 32",
+                assertThrows(IllegalArgumentException.class, () -> GcsParams.of(0, 0, -1, 784931)).getMessage());
         assertEquals("M is 0; it must be between 1 and 4294967295 (2^32 - 1)",
                 assertThrows(IllegalArgumentException.class, () -> GcsParams.of(0, 0, 19, 0)).getMessage());
         assertEquals("M is 4294967296; it must be between 1 and 4294967295 (2^32 - 1)",
@@ -469,6 +471,8 @@ class GcsFilterTest {
         assertEquals(KEY_00_0F, GcsParams.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L, 19, 784931));
         assertEquals(KEY_00_0F.hashCode(), GcsParams.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L, 19, 784931).hashCode());
         assertNotEquals(KEY_00_0F, KEY_00_0F.withKey(1, 2));
+        assertNotEquals(KEY_00_0F, GcsParams.of(KEY_00_0F.key(), 19, 784932));
+        assertNotEquals(KEY_00_0F, GcsParams.of(KEY_00_0F.key(), 20, 784931));
         assertEquals("GcsParams[P=19, M=784931, k0=0x706050403020100, k1=0xf0e0d0c0b0a0908]", KEY_00_0F.toString());
     }
 
