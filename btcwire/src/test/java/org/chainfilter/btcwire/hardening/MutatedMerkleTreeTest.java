@@ -2,6 +2,7 @@ package org.chainfilter.btcwire.hardening;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -36,6 +37,10 @@ class MutatedMerkleTreeTest {
         assertFalse(new Block(header, repeated).merkleRootMatches());
         assertFalse(MerkleRoot.isMutated(txids(real)));
         assertTrue(MerkleRoot.isMutated(txids(repeated)));
+        // Equal headers do not make equal blocks: a Block.equals on the header alone passed every test (found by a
+        // mutation review), and took the mutated block for the real one.
+        assertNotEquals(new Block(header, real), new Block(header, repeated));
+        assertEquals(new Block(header, real), new Block(header, transactions(9)));
     }
 
     @Test
