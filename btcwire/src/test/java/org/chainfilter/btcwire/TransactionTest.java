@@ -235,6 +235,9 @@ class TransactionTest {
         assertFalse(new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.ZERO, 0),
                 coinbaseInput.scriptSig(), coinbaseInput.sequence(), List.of())), List.of(), 0).isCoinbase());
         assertFalse(new Transaction(1, List.of(coinbaseInput, coinbaseInput), List.of(), 0).isCoinbase());
+        // The index must be 0xffffffff itself: taking 0xfffffffe too passed every test (found by a mutation review).
+        assertFalse(new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.ZERO, 0xfffffffeL),
+                coinbaseInput.scriptSig(), coinbaseInput.sequence(), List.of())), List.of(), 0).isCoinbase());
     }
 
     /**
