@@ -241,6 +241,21 @@ class TransactionTest {
     }
 
     /**
+     * Inputs are equal when every field is: an equals that skipped the scriptSig passed every test (Transaction.equals
+     * compares hashes and did not notice: found by a mutation review).
+     */
+    @Test
+    void inputsThatDifferOnlyInTheirScriptSigAreNotEqual() {
+        OutPoint prevout = new OutPoint(Hash256.ZERO, 0);
+        TxInput input = new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa")));
+        assertEquals(input, new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa"))));
+        assertEquals(input.hashCode(), new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa"))).hashCode());
+        assertNotEquals(input, new TxInput(prevout, Hex.decode("52"), 0, List.of(Hex.decode("aa"))));
+        assertNotEquals(input, new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("ab"))));
+        assertNotEquals(input, new TxInput(prevout, Hex.decode("51"), 1, List.of(Hex.decode("aa"))));
+    }
+
+    /**
      * An outpoint's 36 bytes are Core's {@code COutPoint} serialization, txid in internal order then the index as
      * uint32 little-endian, in both {@code toBytes} and {@code writeTo(byte[], int)}. The index-0 and 0xffffffff
      * outpoints checked before read the same in either byte order; block 13b8a's transaction 3 spends output 1, whose
