@@ -125,7 +125,10 @@ public final class ScriptIterator {
         return opcode >= 0 && opcode <= Opcodes.OP_PUSHDATA4;
     }
 
-    /** Offset of the current push's data in {@link #script()}. */
+    /**
+     * Offset of the current push's data in {@link #script()}; for an opcode that pushes nothing, the offset just after
+     * it, so that {@code dataOffset() + dataLength()} is where the next operation starts.
+     */
     public int dataOffset() {
         return dataOffset;
     }

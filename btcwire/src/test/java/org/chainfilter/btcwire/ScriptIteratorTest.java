@@ -112,6 +112,22 @@ class ScriptIteratorTest {
         assertTrue(it.isPush());
     }
 
+    /**
+     * {@code dataOffset() + dataLength()} is where the next operation starts, for a push and for an opcode that pushes
+     * nothing (BIP37's bare-multisig check finds the end of its OP_n that way). Leaving the previous push's offset after
+     * a non-push opcode passed every test (found by a mutation review).
+     */
+    @Test
+    void theOperationEndsWhereTheNextOneStarts() {
+        byte[] script = Hex.decode("02aabb" + "ac" + "00" + "51");
+        ScriptIterator it = new ScriptIterator(script);
+        List<Integer> ends = new ArrayList<>();
+        while (it.next()) {
+            ends.add(it.dataOffset() + it.dataLength());
+        }
+        assertEquals(List.of(3, 4, 5, 6), ends);
+    }
+
     @Test
     void smallIntegersOfOpcodes() {
         assertEquals(0, Opcodes.smallInteger(Opcodes.OP_0));
