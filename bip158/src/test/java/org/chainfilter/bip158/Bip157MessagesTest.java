@@ -1,5 +1,6 @@
 package org.chainfilter.bip158;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -118,6 +119,20 @@ class Bip157MessagesTest {
         CFilter hostile = CFilter.parse(Hex.decode(head + "03" + "0affff"));
         assertMessage("GCS filter claims N = 10 elements but its 2-byte bit stream holds at most 0 (each element takes"
                 + " at least P + 1 = 20 bits)", hostile::basicFilter);
+    }
+
+    /**
+     * The largest filter fills a 4,000,000-byte message exactly (type, hash, a 5-byte CompactSize and 3,999,962 filter
+     * bytes), and is read back. Refusing a filter of exactly MAX_FILTER_BYTES passed every test (found by a mutation
+     * review).
+     */
+    @Test
+    void theLargestCFilterFillsAProtocolMessage() {
+        byte[] filterBytes = new byte[CFilter.MAX_FILTER_BYTES];
+        filterBytes[filterBytes.length - 1] = 7;
+        byte[] payload = new CFilter(STOP, filterBytes).serialize();
+        assertEquals(Bip157.MAX_PROTOCOL_MESSAGE_LENGTH, payload.length);
+        assertArrayEquals(filterBytes, CFilter.parse(payload).filterBytes());
     }
 
     /** Rows 2 and 3 of the published vectors are consecutive heights: a cfheaders over them rebuilds both headers. */
