@@ -135,6 +135,18 @@ class Bip157MessagesTest {
         assertArrayEquals(filterBytes, CFilter.parse(payload).filterBytes());
     }
 
+    /** As its javadoc says, a cfilter copies the bytes it is given: keeping the caller's array passed every test. */
+    @Test
+    void aCFilterKeepsItsOwnCopyOfTheFilterBytes() {
+        byte[] filterBytes = Hex.decode("019dfca8");
+        CFilter message = new CFilter(STOP, filterBytes);
+        Hash256 filterHash = message.filterHash();
+        filterBytes[1] = 0;
+        message.filterBytes()[2] = 0;
+        assertEquals("019dfca8", Hex.encode(message.filterBytes()));
+        assertEquals(filterHash, message.filterHash());
+    }
+
     /** Rows 2 and 3 of the published vectors are consecutive heights: a cfheaders over them rebuilds both headers. */
     @Test
     void cfheadersRebuildsThePublishedHeaderChain() throws IOException {
