@@ -21,6 +21,20 @@ class Bip157MessagesTest {
     private static final Hash256 STOP = Hash256.fromDisplayHex(
             "000000006c02c8ea6e4ff69651f7fcde348fb9d557a06e6957b65552002a7820");
 
+    /**
+     * Core's values (src/protocol.h, src/net_processing.cpp): the service bit, the request limits, the checkpoint
+     * interval and the message limit. NODE_COMPACT_FILTERS was checked by no test, and bit 7 passed every test (found
+     * by a mutation review).
+     */
+    @Test
+    void protocolConstantsAreCores() {
+        assertEquals(64, Bip157.NODE_COMPACT_FILTERS);
+        assertEquals(1000, Bip157.MAX_GETCFILTERS_SIZE);
+        assertEquals(2000, Bip157.MAX_GETCFHEADERS_SIZE);
+        assertEquals(1000, Bip157.CFCHECKPT_INTERVAL);
+        assertEquals(4_000_000, Bip157.MAX_PROTOCOL_MESSAGE_LENGTH);
+    }
+
     @Test
     void rangeRequestsSerializeAsTypeStartHeightStopHash() {
         FilterRangeRequest request = FilterRangeRequest.getCFilters(1000, STOP);
