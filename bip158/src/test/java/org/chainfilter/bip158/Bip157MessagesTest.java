@@ -161,6 +161,25 @@ class Bip157MessagesTest {
         assertEquals(filterHash, message.filterHash());
     }
 
+    /**
+     * The messages are immutable: cfheaders and cfcheckpt copy the hash lists they are given. Keeping the caller's
+     * list passed every test, and a caller reusing it changed a message already built (found by a mutation review).
+     */
+    @Test
+    void hashListMessagesKeepTheirOwnCopyOfTheList() {
+        List<Hash256> hashes = new ArrayList<>(List.of(STOP, Hash256.ZERO));
+        CFHeaders headers = new CFHeaders(STOP, Hash256.ZERO, hashes);
+        CFCheckpt checkpoints = new CFCheckpt(STOP, hashes);
+        byte[] headersPayload = headers.serialize();
+        byte[] checkpointsPayload = checkpoints.serialize();
+        hashes.set(0, Hash256.ZERO);
+        hashes.add(STOP);
+        assertEquals(List.of(STOP, Hash256.ZERO), headers.filterHashes());
+        assertEquals(List.of(STOP, Hash256.ZERO), checkpoints.filterHeaders());
+        assertArrayEquals(headersPayload, headers.serialize());
+        assertArrayEquals(checkpointsPayload, checkpoints.serialize());
+    }
+
     /** Rows 2 and 3 of the published vectors are consecutive heights: a cfheaders over them rebuilds both headers. */
     @Test
     void cfheadersRebuildsThePublishedHeaderChain() throws IOException {
