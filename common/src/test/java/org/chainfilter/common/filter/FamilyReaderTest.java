@@ -70,6 +70,36 @@ class FamilyReaderTest {
     }
 
     /**
+     * A chain cut short inside a member names the member, whose reader named it first: the chain's reader passes an
+     * {@link EOFException} that has a message unchanged (FamilyBinaryForm.namingTruncation). Renaming every end of
+     * stream after the chain passed every test (from a mutation review).
+     */
+    @Test
+    void aChainCutInsideAMemberNamesTheMember() {
+        ScalableBloomFilter<Long> scalable = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
+        GrowableCuckooFilter<Long> growable = GrowableCuckooFilter.create(KeyEncoder.longs(), 10, 0.01);
+        for (long key = 1; key <= 5; key++) {
+            scalable.put(key);
+            growable.put(key);
+        }
+        byte[] stage = scalable.toByteArray();
+        var e = assertThrows(EOFException.class, () -> ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(stage, 0, stage.length - 1), KeyEncoder.longs(), 1000));
+        assertEquals("Bloom filter binary form is truncated: the stream ends before the last byte the form declares",
+                e.getMessage());
+        byte[] table = growable.toByteArray();
+        e = assertThrows(EOFException.class, () -> GrowableCuckooFilter.readFrom(
+                new ByteArrayInputStream(table, 0, table.length - 1), KeyEncoder.longs(), 1000));
+        assertEquals("cuckoo filter binary form is truncated: the stream ends before the last byte the form declares",
+                e.getMessage());
+        // Cut before the first member, the chain names itself.
+        e = assertThrows(EOFException.class, () -> ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(stage, 0, FamilyBinaryForm.CHAIN_HEADER_BYTES - 1), KeyEncoder.longs(), 1000));
+        assertEquals("scalable Bloom filter binary form is truncated: the stream ends before the last byte the form"
+                + " declares", e.getMessage());
+    }
+
+    /**
      * The family's forms written with enhanced double hashing (strategy 01, the default before congruential hashing:
      * the golden forms of that time) are read with it, find their keys, write back unchanged, and go on working.
      */
