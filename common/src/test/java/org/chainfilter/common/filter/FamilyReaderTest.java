@@ -229,6 +229,21 @@ class FamilyReaderTest {
         assertEquals("counter index 10 is outside [0, 10)", e.getMessage());
     }
 
+    /**
+     * A chain of one member more than its kind allows (41 stages, 23 tables) is refused at the count, before any
+     * member is sized. Allowing one more passed every test (from a mutation review).
+     */
+    @Test
+    void aChainOfOneMemberTooManyIsRefusedAtTheCount() {
+        String rateAndCapacity = "3f847ae147ae147b" + "0000000000000001"; // P = 0.01, n0 = 1
+        var e = assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.readFrom(
+                in("4346464d0201" + rateAndCapacity + "29"), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertEquals("stage count is 41; it must be 1 to 40", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> GrowableCuckooFilter.readFrom(
+                in("4346464d0601" + rateAndCapacity + "17"), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertEquals("table count is 23; it must be 1 to 22", e.getMessage());
+    }
+
     /** A growable cuckoo filter's rate bound is checked as soon as it is read, before the fields after it. */
     @Test
     void growableCuckooRefusesABadRateBeforeReadingFurther() {
