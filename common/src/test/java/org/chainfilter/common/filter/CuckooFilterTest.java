@@ -107,6 +107,33 @@ class CuckooFilterTest {
     }
 
     /**
+     * Once the stashed victim is back in the table (a remove freed a slot), the form has flag 0 and zero stash fields,
+     * as the reader requires, whichever bucket the victim was in: the filter reads back equal and goes on. Writing the
+     * stale victim bucket after the stash emptied passed every test; its form was then refused by the filter's own
+     * reader (from a mutation review).
+     */
+    @Test
+    void aFilterWhoseVictimWentBackWritesAFormItReads() throws Exception {
+        for (int fingerprintBits : new int[] {7, 12}) {
+            CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 8, fingerprintBits);
+            long put = 0;
+            while (!filter.isFull()) {
+                filter.put(put++);
+            }
+            assertTrue(filter.remove(0L));
+            assertFalse(filter.isFull());
+            byte[] bytes = filter.toByteArray();
+            int flag = 6 + 1 + 8 + 8; // header, f, bucket count, item count
+            assertEquals("00" + "00".repeat(16), Hex.encode(java.util.Arrays.copyOfRange(bytes, flag, flag + 17)));
+            CuckooFilter<Long> back = CuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000);
+            assertEquals(filter, back);
+            for (long i = 1; i < put; i++) {
+                assertTrue(back.mightContain(i), "lost item " + i);
+            }
+        }
+    }
+
+    /**
      * An item's buckets keep at most 8 copies of it: the ninth put is refused and changes nothing, and the table stays
      * open to other items. It used to be stashed as the victim, which left the whole table full (every later put of any
      * item refused) and made a growable filter open a table of twice the size every eight puts of one item (found by a
@@ -131,6 +158,64 @@ class CuckooFilterTest {
         assertEquals(1008, filter.approximateElementCount());
         assertTrue(filter.remove(42L));
         assertTrue(filter.put(42L), "a copy fits again once one is removed");
+    }
+
+    /**
+     * In a table of one bucket an item's two buckets are one, so it holds at most 4 copies, and the refusal of the
+     * fifth says 4, as the class comment does. Saying 8 there too passed every test (from a mutation review).
+     */
+    @Test
+    void aFifthCopyIsRefusedWhenBothBucketsAreOne() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 1, 12);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(filter.put(42L));
+        }
+        var e = assertThrows(FilterFullException.class, () -> filter.put(42L));
+        assertEquals("the item's buckets already hold 4 copies of its fingerprint, the most a cuckoo filter keeps of"
+                + " one item (2b = 8, or 4 when both its buckets are one) or of items sharing its fingerprint and"
+                + " buckets; the filter is unchanged", e.getMessage());
+        assertFalse(filter.isFull());
+        assertEquals(4, filter.approximateElementCount());
+    }
+
+    /**
+     * A filter that ran full and was cleared is empty and open: its stash is emptied with its table, so it takes puts
+     * and writes the form of a new filter. Clearing without the stash passed every test: the cleared filter refused
+     * every put as full (from a mutation review).
+     */
+    @Test
+    void clearEmptiesTheStashToo() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 8, 12);
+        for (long put = 0; !filter.isFull(); put++) {
+            filter.put(put);
+        }
+        filter.clear();
+        assertFalse(filter.isFull());
+        assertEquals(Hex.encode(CuckooFilter.withShape(KeyEncoder.longs(), 8, 12).toByteArray()),
+                Hex.encode(filter.toByteArray()));
+        assertTrue(filter.put(1L));
+        assertTrue(filter.mightContain(1L));
+    }
+
+    /**
+     * 32 bits is the largest fingerprint {@code withShape} takes, as its message says ("2 to 32"): such a filter
+     * stores, finds, removes and reads back its items. Refusing 32 passed every test (from a mutation review).
+     */
+    @Test
+    void thirtyTwoBitFingerprintsAreTheLargestTaken() throws Exception {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 4, 32);
+        for (long key = 0; key < 12; key++) {
+            assertTrue(filter.put(key));
+        }
+        CuckooFilter<Long> back = CuckooFilter.readFrom(new ByteArrayInputStream(filter.toByteArray()),
+                KeyEncoder.longs(), 1000);
+        assertEquals(filter, back);
+        for (long key = 0; key < 12; key++) {
+            assertTrue(back.mightContain(key) && back.remove(key), "key " + key);
+        }
+        assertEquals(0, back.approximateElementCount());
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withShape(KeyEncoder.longs(), 4, 33));
+        assertEquals("fingerprint is 33 bits; it must be 2 to 32", e.getMessage());
     }
 
     /**
@@ -218,6 +303,12 @@ class CuckooFilterTest {
         var e = assertThrows(IllegalArgumentException.class,
                 () -> CuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
         assertEquals("item count is 2 but the table and stash hold 1 fingerprints", e.getMessage());
+        // A count below the fingerprints held is refused as well: accepting it passed every test (from a mutation
+        // review).
+        bytes[6 + 1 + 8 + 7] = 0;
+        e = assertThrows(IllegalArgumentException.class,
+                () -> CuckooFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
+        assertEquals("item count is 0 but the table and stash hold 1 fingerprints", e.getMessage());
     }
 
     /** 4 buckets of 4 slots of 7 bits fill 112 of the table's 128 bits; the other 16 must be clear, as written. */
