@@ -457,11 +457,8 @@ class CuckooFilterTest {
     void aFifthCopyKicksWhenTheOtherBucketHoldsOtherItems() {
         int f = 8;
         long buckets = 16;
-        long key = 0;
-        long[] p;
-        while ((p = placement(key, buckets, f))[1] == p[2]) {
-            key++;
-        }
+        long key = firstKeyWithTwoBuckets(buckets, f);
+        long[] p = placement(key, buckets, f);
         long fp = p[0];
         long second = p[2];
         CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), buckets, f);
@@ -482,6 +479,42 @@ class CuckooFilterTest {
         for (int i = 0; i < 5; i++) {
             assertTrue(filter.remove(key), "copy " + (i + 1));
         }
+    }
+
+    /**
+     * The ninth-copy refusal needs every slot of both buckets to hold the item's fingerprint. With three copies in each
+     * bucket and another item in slot 0 of each, a seventh copy is an ordinary insert that kicks. A check that skipped
+     * slot 0 refused it and passed every test (from a mutation review).
+     */
+    @Test
+    void aSeventhCopyKicksWhenSlotZeroOfEachBucketHoldsAnotherItem() {
+        long key = firstKeyWithTwoBuckets(16, 8);
+        long[] p = placement(key, 16, 8);
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 16, 8);
+        // Into the empty table each of these goes to its first bucket's slot 0: one in each of the key's buckets.
+        for (long bucket : new long[] {p[1], p[2]}) {
+            long k = 1L << 40;
+            long[] q;
+            while (!((q = placement(k, 16, 8))[1] == bucket && q[0] != p[0])) {
+                k++;
+            }
+            assertTrue(filter.put(k));
+        }
+        for (int i = 0; i < 6; i++) {
+            assertTrue(filter.put(key));
+        }
+        assertTrue(filter.put(key), "a seventh copy must be kicked into place");
+        assertFalse(filter.isFull());
+        assertEquals(9, filter.approximateElementCount());
+    }
+
+    /** The first long key from 0 whose two buckets differ in a table of {@code buckets} and {@code f}-bit prints. */
+    private static long firstKeyWithTwoBuckets(long buckets, int f) {
+        long key = 0;
+        while (placement(key, buckets, f)[1] == placement(key, buckets, f)[2]) {
+            key++;
+        }
+        return key;
     }
 
     /** A cuckoo form by the documented layout: header, f, bucket count, item count, a victim, one table word. */
