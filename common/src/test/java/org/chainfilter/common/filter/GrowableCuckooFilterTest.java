@@ -1,8 +1,11 @@
 package org.chainfilter.common.filter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import org.chainfilter.common.Hex;
 import org.chainfilter.common.bloom.KeyEncoder;
 import org.junit.jupiter.api.Test;
 
@@ -99,5 +102,35 @@ class GrowableCuckooFilterTest {
             assertEquals(f0 + i, filter.table(i).fingerprintBits());
             assertEquals(32L << i, filter.table(i).bucketCount());
         }
+    }
+
+    /**
+     * The reader checks each table's fingerprint size against P as well as its bucket count: a form whose first table
+     * has 11-bit fingerprints where P = 1% gives 12 (a smaller table, so within the bound the reader gives it) is
+     * refused. Checking the bucket count alone passed every test (from a mutation review).
+     */
+    @Test
+    void readerRefusesATableWhoseFingerprintSizeIsNotTheOnePGives() {
+        byte[] form = GrowableCuckooFilter.create(KeyEncoder.longs(), 10, 0.01).toByteArray();
+        int f = FamilyBinaryForm.CHAIN_HEADER_BYTES + FamilyBinaryForm.HEADER_BYTES;
+        assertEquals(12, form[f]);
+        form[f] = 11;
+        var e = assertThrows(IllegalArgumentException.class, () -> GrowableCuckooFilter.readFrom(
+                new ByteArrayInputStream(form), KeyEncoder.longs(), 1000));
+        assertEquals("table 0 has 4 buckets of 11 bits; P = 0.01 and capacity 10 give 4 of 12", e.getMessage());
+    }
+
+    /**
+     * A form whose later tables would need more than 32-bit fingerprints is refused by its header, before a table is
+     * read: at P = 2e-8 the first table has 31 bits, so a third table would have 33. Checking only the bucket count
+     * there left the refusal to the stream's end or to the table's own reader (from a mutation review).
+     */
+    @Test
+    void readerRefusesAChainWhoseTablesWouldPassThirtyTwoBits() {
+        String header = "4346464d0601" + Long.toHexString(Double.doubleToLongBits(2e-8)) + "0000000000000001" + "03";
+        var e = assertThrows(IllegalArgumentException.class, () -> GrowableCuckooFilter.readFrom(
+                new ByteArrayInputStream(Hex.decode(header)), KeyEncoder.longs(), Long.MAX_VALUE));
+        assertEquals("table 2 would have 4 buckets of 33-bit fingerprints, past the limits of 1073741824 buckets and 32"
+                + " bits", e.getMessage());
     }
 }
