@@ -99,6 +99,21 @@ class CountingBloomFilterTest {
         assertTrue(filter.mightContain(19L), "the last item must still be found");
     }
 
+    /**
+     * A saturated counter holds an unknown count, so it never proves an item absent, however many times the item hits
+     * it: with one counter and k = 16, a put leaves it at 15 (saturated) and its remove succeeds, leaving it at 15.
+     * Refusing because 15 is below the 16 hits passed every test (from a mutation review).
+     */
+    @Test
+    void aSaturatedCounterNeverRefusesARemove() {
+        CountingBloomFilter<Long> filter = CountingBloomFilter.withShape(KeyEncoder.longs(), Shape.of(1, 16));
+        assertTrue(filter.put(5L));
+        assertEquals(15, filter.counter(0));
+        assertTrue(filter.remove(5L), "16 hits on a saturated counter");
+        assertEquals(15, filter.counter(0));
+        assertTrue(filter.mightContain(5L));
+    }
+
     @Test
     void putReportsWhetherTheItemWasCertainlyNew() {
         CountingBloomFilter<Long> filter = CountingBloomFilter.create(KeyEncoder.longs(), 1_000, 0.01);
