@@ -187,13 +187,9 @@ class ScalableBloomFilterTest {
         ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1);
         byte[] bytes = filter.toByteArray();
         bytes[6 + 8 + 8 + 1 + 6] = 5; // stage 0's k
-        var e = assertThrows(IllegalArgumentException.class,
-                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
-        assertEquals("stage 0 has shape Shape[m=17, k=5]; P = 0.1 and n0 = 2 give Shape[m=17, k=6]", e.getMessage());
+        assertEquals("stage 0 has shape Shape[m=17, k=5]; P = 0.1 and n0 = 2 give Shape[m=17, k=6]", refusal(bytes));
         bytes[6 + 8 + 8] = 0;
-        e = assertThrows(IllegalArgumentException.class,
-                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1000));
-        assertEquals("stage count is 0; it must be 1 to 40", e.getMessage());
+        assertEquals("stage count is 0; it must be 1 to 40", refusal(bytes));
     }
 
     /**
@@ -208,11 +204,95 @@ class ScalableBloomFilterTest {
         int words = FamilyBinaryForm.CHAIN_HEADER_BYTES + BloomFilter.HEADER_BYTES;
         // Its first 20 of 21 words all ones (bits past m in the last word are refused on their own).
         java.util.Arrays.fill(bytes, words, words + 8 * 20, (byte) 0xff);
-        var e = assertThrows(IllegalArgumentException.class,
-                () -> ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20));
         // ⌊1294 · 0.002^(1/9) - 9⌋ + 9 = ⌊639.71⌋ + 9 = 648 (0.002^(1/9) = 0.501319).
         assertEquals("stage 0 has 1280 bits set; puts leave at most 648 of its 1294 set at P = 0.01 and n0 = 100",
-                e.getMessage());
+                refusal(bytes));
+    }
+
+    /**
+     * A stage too small to take one item at its rate (fill limit below 0) takes none, so a form with any bit set in it
+     * is refused: n0 = 1 at P = 1% gives stage 0 of m = 13, k = 9, whose limit is 13 · 0.002^(1/9) - 9 = -2.48.
+     * Bounding it by ⌊limit⌋ + k = 6 like a stage that takes items passed every test (from a mutation review).
+     */
+    @Test
+    void readerRefusesAnyBitInAStageTooSmallToTakeAnItem() {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 1, 0.01).toByteArray();
+        int word = FamilyBinaryForm.CHAIN_HEADER_BYTES + BloomFilter.HEADER_BYTES;
+        bytes[word + 7] = 1; // bit 0: the low byte of the big-endian word
+        assertEquals("stage 0 has 1 bits set; puts leave at most 0 of its 13 set at P = 0.01 and n0 = 1",
+                refusal(bytes));
+    }
+
+    /**
+     * The bound is inclusive: a stage with exactly ⌊m P_i^{1/k} - k⌋ + k bits set (648 for n0 = 100 at P = 1%, as in
+     * {@link #readerRefusesAStageFullerThanPutsLeaveIt}) reads back, and one more is refused. Refusing at the bound
+     * itself passed every test (from a mutation review).
+     */
+    @Test
+    void aStageAtItsMostSetBitsReadsBack() throws Exception {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 100, 0.01).toByteArray();
+        int words = FamilyBinaryForm.CHAIN_HEADER_BYTES + BloomFilter.HEADER_BYTES;
+        java.util.Arrays.fill(bytes, words, words + 8 * 10, (byte) 0xff); // bits 0 .. 639
+        bytes[words + 8 * 10 + 7] = (byte) 0xff; // bits 640 .. 647
+        ScalableBloomFilter<Long> read = ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20);
+        assertEquals(Hex.encode(bytes), Hex.encode(read.toByteArray()));
+        bytes[words + 8 * 10 + 6] = 1; // bit 648
+        assertEquals("stage 0 has 649 bits set; puts leave at most 648 of its 1294 set at P = 0.01 and n0 = 100",
+                refusal(bytes));
+    }
+
+    /**
+     * A stage's bit count must be the one P and n0 give, not only its k: a stage of one bit fewer (same k, same words,
+     * so within the stage's size bound) is refused. Comparing k alone passed every test (from a mutation review).
+     */
+    @Test
+    void readerRefusesAStageOfAnotherBitCount() {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 100, 0.01).toByteArray();
+        java.nio.ByteBuffer.wrap(bytes).putLong(FamilyBinaryForm.CHAIN_HEADER_BYTES + 7, 1293); // stage 0's m
+        assertEquals("stage 0 has shape Shape[m=1293, k=9]; P = 0.01 and n0 = 100 give Shape[m=1294, k=9]",
+                refusal(bytes));
+    }
+
+    /**
+     * The a-priori rate passes by a stage too small to take an item, as {@code put} does: with n0 = 1 at P = 1% the
+     * first item goes to stage 1, so the rate after one item is stage 1's. Counting it in stage 0 passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void theAPrioriRatePassesByAStageThatTakesNoItem() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 1, 0.01);
+        assertTrue(ScalableBloomFilter.fillLimit(ScalableBloomFilter.stageShape(1, 0.01, 0), 0.002) < 0);
+        // 1 - (1 - p) of the one stage, so equal up to rounding.
+        assertEquals(ScalableBloomFilter.stageShape(1, 0.01, 1).falsePositiveRate(1), filter.falsePositiveRate(1),
+                1e-15);
+        filter.put(1L);
+        assertEquals(2, filter.stageCount());
+    }
+
+    /**
+     * {@code put} asks every stage, not only the current one: once the filter has grown, putting an item of an earlier
+     * stage again is refused and changes nothing. Asking the current stage alone passed every test (the existing test
+     * repeats an item of a one-stage filter; from a mutation review).
+     */
+    @Test
+    void putOfAnItemOfAnEarlierStageIsRefused() {
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 10, 0.01);
+        for (long key = 0; key < 200; key++) {
+            filter.put(key);
+        }
+        assertTrue(filter.stageCount() >= 3, filter.toString());
+        String before = Hex.encode(filter.toByteArray());
+        for (long key = 0; key < 10; key++) {
+            assertTrue(!filter.put(key), "key " + key);
+        }
+        assertEquals(before, Hex.encode(filter.toByteArray()));
+    }
+
+    /** The message of the reader's refusal of {@code bytes}. */
+    private static String refusal(byte[] bytes) {
+        return assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20)).getMessage();
     }
 
     /**
