@@ -40,6 +40,17 @@ class BloomMathTest {
         assertEquals(10, BloomMath.optimalHashFunctionCount(0.001));
     }
 
+    /**
+     * {@code k = round(-log2 p)} rounds down as well as up: -log2 0.1 = 3.32 gives 3 and -log2 0.05 = 4.32 gives 4
+     * (6.64 and 9.97 above both round up). Taking the ceiling passed every test (from a mutation review).
+     */
+    @Test
+    void theHashCountForARateRoundsToTheNearest() {
+        assertEquals(3, BloomMath.optimalHashFunctionCount(0.1));
+        assertEquals(4, BloomMath.optimalHashFunctionCount(0.05));
+        assertEquals(1, BloomMath.optimalHashFunctionCount(0.6)); // -log2 0.6 = 0.74
+    }
+
     @Test
     void hundredMillionElementsAtOnePercentTake120Megabytes() {
         long bits = BloomMath.optimalBitCount(100_000_000L, 0.01);
