@@ -289,6 +289,28 @@ class ScalableBloomFilterTest {
         assertEquals(before, Hex.encode(filter.toByteArray()));
     }
 
+    /**
+     * A stage takes an item while {@code X + k ≤ m P_i^{1/k}}, so at a fill limit that is a whole number it takes one
+     * more with exactly that many bits set: P = 0.625 gives P_0 = 1/8, and n0 = 4 a stage 0 of m = 18, k = 3 with limit
+     * 18 · (1/8)^(1/3) - 3 = 6 exactly. Six bits set by hand, the next new item still goes to stage 0. Opening a stage
+     * at the limit itself passed every test, the limits tried being fractions (from a mutation review).
+     */
+    @Test
+    void aStageAtItsWholeNumberFillLimitTakesOneMoreItem() throws Exception {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 4, 0.625).toByteArray();
+        assertEquals(6.0, ScalableBloomFilter.fillLimit(ScalableBloomFilter.stageShape(4, 0.625, 0),
+                ScalableBloomFilter.stageRate(0.625, 0)));
+        bytes[FamilyBinaryForm.CHAIN_HEADER_BYTES + BloomFilter.HEADER_BYTES + 7] = 0x3f; // bits 0 .. 5
+        ScalableBloomFilter<Long> filter = ScalableBloomFilter.readFrom(
+                new ByteArrayInputStream(bytes), KeyEncoder.longs(), 1 << 20);
+        long key = 0;
+        while (filter.mightContain(key)) {
+            key++;
+        }
+        assertTrue(filter.put(key));
+        assertEquals(1, filter.stageCount(), "a stage at its fill limit of 6 bits refused item " + key);
+    }
+
     /** The message of the reader's refusal of {@code bytes}. */
     private static String refusal(byte[] bytes) {
         return assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.readFrom(
