@@ -105,6 +105,30 @@ class GrowableCuckooFilterTest {
     }
 
     /**
+     * Both ends of the documented range of rates, [2e-8, 0.5], make a filter (first tables of 31- and 6-bit
+     * fingerprints, sized for P / 2) that grows, holds its items and reads back. At 2e-8 the second table's 32 bits are
+     * the most, so 30 items (two tables of 4 and 8 buckets) are about what it holds. Refusing 0.5 passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void theEndsOfTheRateRangeAreTaken() throws Exception {
+        for (double rate : new double[] {2e-8, 0.5}) {
+            GrowableCuckooFilter<Long> filter = GrowableCuckooFilter.create(KeyEncoder.longs(), 10, rate);
+            assertEquals(rate == 0.5 ? 6 : 31, filter.table(0).fingerprintBits());
+            for (long key = 0; key < 30; key++) {
+                filter.put(key);
+            }
+            assertEquals(2, filter.tableCount());
+            GrowableCuckooFilter<Long> back = GrowableCuckooFilter.readFrom(
+                    new ByteArrayInputStream(filter.toByteArray()), KeyEncoder.longs(), 1 << 20);
+            assertEquals(filter, back);
+            for (long key = 0; key < 30; key++) {
+                assertTrue(back.mightContain(key), "P = " + rate + ", key " + key);
+            }
+        }
+    }
+
+    /**
      * The reader checks each table's fingerprint size against P as well as its bucket count: a form whose first table
      * has 11-bit fingerprints where P = 1% gives 12 (a smaller table, so within the bound the reader gives it) is
      * refused. Checking the bucket count alone passed every test (from a mutation review).
