@@ -1,15 +1,25 @@
 package org.chainfilter.testvectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.chainfilter.bip37.MerkleBlock;
+import org.chainfilter.btcwire.Block;
+import org.chainfilter.btcwire.Hash256;
+import org.chainfilter.common.Hex;
 import org.chainfilter.testvectors.VectorResult.Outcome;
+import org.chainfilter.testvectors.peer.BitcoinjSuites;
 import org.chainfilter.testvectors.suites.ChainfilterSuites;
 import org.chainfilter.testvectors.suites.Murmur3Suite;
 import org.junit.jupiter.api.Test;
@@ -19,10 +29,21 @@ class ConformanceRunnerTest {
         return VectorFile.parse("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"s\", \"vectors\": [" + vectors + "]}");
     }
 
+    /** A murmur3-x86-32 vector that passes (Core's hash_tests.cpp), and one whose hash is one bit off. */
+    private static final String GOOD =
+            "{\"name\": \"good\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"}";
+    private static final String BAD =
+            "{\"name\": \"bad\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}";
+
+    /** A file of one vector, 'a', of a suite no runner knows. */
+    private static VectorFile unknownSuite() {
+        return VectorFile.parse("u.json",
+                "{\"suite\": \"future-suite\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
+    }
+
     @Test
     void reportsTheFirstMismatchWithItsPosition() {
-        VectorFile file = murmur("{\"name\": \"good\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"},"
-                + "{\"name\": \"bad\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}");
+        VectorFile file = murmur(GOOD + ", " + BAD);
         ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
         assertEquals("1 passed, 1 failed", report.summaryLine());
         VectorResult failure = report.failures().get(0);
@@ -38,10 +59,8 @@ class ConformanceRunnerTest {
      */
     @Test
     void thePerSuiteCountsTellPassesFromFailuresAndLeaveSkipsOut() {
-        VectorFile file = murmur("{\"name\": \"good\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f08\"},"
-                + "{\"name\": \"bad\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f09\"}");
-        VectorFile unknown = VectorFile.parse("u.json",
-                "{\"suite\": \"future-suite\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}]}");
+        VectorFile file = murmur(GOOD + ", " + BAD);
+        VectorFile unknown = unknownSuite();
         ConformanceReport report = ChainfilterSuites.runner().run(List.of(file, unknown));
         assertEquals(java.util.Map.of("murmur3-x86-32", 2), report.vectorsPerSuite());
         assertEquals(java.util.Map.of("murmur3-x86-32", 1), report.passedPerSuite());
@@ -88,6 +107,73 @@ class ConformanceRunnerTest {
                 + " them", report.failures().get(0).detail());
     }
 
+    /**
+     * The schema's {@code matched} is in block order. Each bundled {@code bip37-merkleblock} vector of two or more
+     * matches fails with its first two swapped; and a merkle block proving those matches, run as a
+     * {@code bip37-merkleblock-verify} vector, passes with them as listed and fails swapped, on chainfilter and on
+     * bitcoinj (which checks txids, then skips for the indices it cannot see: the swap must fail before the skip).
+     * Comparing the matches as a set passed every test in both suites (from a mutation review).
+     */
+    @Test
+    void matchesAreComparedInBlockOrder() {
+        int swapped = 0;
+        for (Vector built : Suites.bundled("bip37-merkleblock.core.json").vectors()) {
+            if (built.node().get("matched").size() < 2) {
+                continue;
+            }
+            Set<org.chainfilter.btcwire.Hash256> txids = new HashSet<>();
+            for (Fields match : built.objects("matched")) {
+                txids.add(Hash256.fromDisplayHex(match.text("txid")));
+            }
+            byte[] proof = MerkleBlock.fromBlockAndTxids(
+                    Block.parse(built.hex("block")), txids).serialize();
+            ObjectNode verify = built.node().objectNode();
+            verify.put("name", built.name()).put("merkleblock", Hex.encode(proof))
+                    .put("valid", true).set("matched", built.node().get("matched").deepCopy());
+            ObjectNode wrong = verify.deepCopy();
+            wrong.put("name", built.name() + ", two matches swapped");
+            ArrayNode matches =
+                    (ArrayNode) wrong.get("matched");
+            matches.insert(0, matches.remove(1));
+            VectorFile file = VectorFile.parse("v.json", "{\"suite\": \"bip37-merkleblock-verify\", \"source\": \"s\","
+                    + " \"vectors\": [" + verify + ", " + wrong + "]}");
+            assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file))
+                    .results().stream().map(VectorResult::outcome).toList(), built.name());
+            assertEquals(List.of(Outcome.SKIPPED, Outcome.FAILED),
+                    BitcoinjSuites.runner().run(List.of(file)).results().stream()
+                            .map(VectorResult::outcome).toList(), built.name());
+            VectorFile build = VectorFile.parse("b.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
+                    + " \"vectors\": [" + ((ObjectNode) built.node().deepCopy())
+                    .set("matched", matches) + "]}");
+            assertEquals("0 passed, 1 failed", ChainfilterSuites.runner().run(List.of(build)).summaryLine(),
+                    built.name());
+            swapped++;
+        }
+        assertTrue(swapped >= 4, swapped + " merkle blocks of two or more matches");
+    }
+
+    /**
+     * JSON {@code null} is an absent field (the schema checks only fields that are present): a vector giving
+     * {@code "present": null} or {@code "merkleblock": null} is run without them, not refused as malformed. Taking null
+     * for present passed every test (from a mutation review).
+     */
+    @Test
+    void aNullOptionalFieldIsNotChecked() {
+        VectorFile absentOnly = VectorFile.parse("c.json", "{\"suite\": \"eth-bloom-contains\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"x\", \"bloom\": \"" + "00".repeat(256) + "\", \"present\": null,"
+                + " \"absent\": [\"00\"]}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(absentOnly));
+        assertEquals("1 passed, 0 failed", report.summaryLine(), report.results().get(0).describe());
+        VectorFile noMerkleBlock = VectorFile.parse("m.json", "{\"suite\": \"bip37-merkleblock\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"y\", \"filterload\": \"0000000000000000000000\", \"block\": \""
+                + GENESIS_BLOCK + "\", \"merkleblock\": null, \"filterloadAfter\": null,"
+                // An empty filter matches every transaction, as Core's does: here the coinbase.
+                + " \"matched\": [{\"index\": 0, \"txid\":"
+                + " \"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b\"}]}]}");
+        report = ChainfilterSuites.runner().run(List.of(noMerkleBlock));
+        assertEquals("1 passed, 0 failed", report.summaryLine(), report.results().get(0).describe());
+    }
+
     /** Bitcoin's genesis block, serialized. */
     static final String GENESIS_BLOCK = "0100000000000000000000000000000000000000000000000000000000000000000000"
             + "003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c01010000000100"
@@ -105,11 +191,16 @@ class ConformanceRunnerTest {
         assertEquals("0 passed, 0 failed, 2 skipped", report.summaryLine());
         assertEquals(Outcome.SKIPPED, seen.get(0).outcome());
         assertEquals("unknown suite 'future-suite'", seen.get(0).detail());
+        // A suite is named exactly as the schema names it: another spelling is a suite this runner does not know, so
+        // its vectors are reported skipped, not run by a near namesake (dispatch ignoring case passed every test).
+        VectorFile upper = VectorFile.parse("m.json",
+                "{\"suite\": \"MURMUR3-x86-32\", \"source\": \"s\", \"vectors\": [" + GOOD + "]}");
+        assertEquals("0 passed, 0 failed, 1 skipped", ChainfilterSuites.runner().run(List.of(upper)).summaryLine());
     }
 
-    @Test
-    void anExceptionFromTheImplementationIsAFailureNamingIt() {
-        SuiteExecutor crashing = new SuiteExecutor() {
+    /** A murmur3-x86-32 executor that does {@code check} to each vector (and throws what it throws). */
+    private static SuiteExecutor murmurExecutor(java.util.function.Consumer<Vector> check) {
+        return new SuiteExecutor() {
             @Override
             public String suite() {
                 return Suites.MURMUR3_X86_32;
@@ -117,11 +208,73 @@ class ConformanceRunnerTest {
 
             @Override
             public void check(Vector vector) {
-                throw new IllegalStateException("boom");
+                check.accept(vector);
             }
         };
+    }
+
+    @Test
+    void anExceptionFromTheImplementationIsAFailureNamingIt() {
+        SuiteExecutor crashing = murmurExecutor(vector -> {
+            throw new IllegalStateException("boom");
+        });
         ConformanceReport report = new ConformanceRunner(List.of(crashing)).run(List.of(murmur("{\"name\": \"x\"}")));
         assertEquals("threw IllegalStateException: boom", report.failures().get(0).detail());
+    }
+
+    /**
+     * An Error the implementation throws (a stack overflow on a deep input, memory running out on a large one) fails
+     * its vector, and the run goes on to the next: without the catch the whole run ended there, its report lost
+     * (from a mutation review).
+     */
+    @Test
+    void anErrorOfTheImplementationFailsItsVectorAndTheRunGoesOn() {
+        SuiteExecutor failing = murmurExecutor(vector -> {
+            switch (vector.name()) {
+                case "deep" -> throw new StackOverflowError("too deep");
+                case "big" -> throw new OutOfMemoryError("too big");
+                default -> { }
+            }
+        });
+        ConformanceReport report = new ConformanceRunner(List.of(failing)).run(List.of(
+                murmur("{\"name\": \"deep\"}, {\"name\": \"big\"}, {\"name\": \"fine\"}")));
+        assertEquals("1 passed, 2 failed", report.summaryLine());
+        assertEquals(List.of("FAILED m.json 'deep': threw StackOverflowError: too deep",
+                "FAILED m.json 'big': threw OutOfMemoryError: too big", "PASSED m.json 'fine'"),
+                report.results().stream().map(VectorResult::describe).toList());
+    }
+
+    /**
+     * The listener hears every result as it is known, passes too ({@code conformance -v} prints them from there), in
+     * the report's order; told only of failures and skips, it passed every test (from a mutation review).
+     */
+    @Test
+    void theListenerHearsEveryResultInRunOrder() {
+        VectorFile file = murmur(GOOD + ", " + BAD);
+        VectorFile unknown = unknownSuite();
+        List<VectorResult> seen = new ArrayList<>();
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file, unknown), seen::add);
+        assertEquals(report.results(), seen);
+        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED, Outcome.SKIPPED),
+                seen.stream().map(VectorResult::outcome).toList());
+    }
+
+    /**
+     * The summary line names a single skip too, and {@code succeeded()} (the exit status of a run in which vectors
+     * ran) means nothing failed: a skip is not a failure, a failure among skips and passes is. The summary line
+     * leaving out one skip, succeeded() always true and succeeded() false on a skip each passed every test (from a
+     * mutation review).
+     */
+    @Test
+    void oneSkipIsCountedAndSucceededMeansNothingFailed() {
+        VectorFile unknown = unknownSuite();
+        ConformanceReport passAndSkip = ChainfilterSuites.runner().run(List.of(murmur(GOOD), unknown));
+        assertEquals("1 passed, 0 failed, 1 skipped", passAndSkip.summaryLine());
+        assertEquals(1, passAndSkip.skipped());
+        assertTrue(passAndSkip.succeeded());
+        ConformanceReport withFailure = ChainfilterSuites.runner().run(List.of(murmur(GOOD + ", " + BAD), unknown));
+        assertEquals("1 passed, 1 failed, 1 skipped", withFailure.summaryLine());
+        assertFalse(withFailure.succeeded());
     }
 
     @Test
@@ -177,6 +330,14 @@ class ConformanceRunnerTest {
         List<Class<? extends RuntimeException>> refusals =
                 List.of(IndexOutOfBoundsException.class, IllegalArgumentException.class);
         assertNull(Expect.validity(false, refuses, refusals, describe));
+        // A malformed vector field met inside the parse is never a refusal, though it is an IllegalArgumentException
+        // (taking it for one passed every test: the bundled suites decode their fields first; from a mutation review).
+        Supplier<String> malformed = () -> {
+            throw new VectorFormatException("vector 1 ('x'): field 'filterload' must be a hex string");
+        };
+        VectorFormatException thrown = assertThrows(VectorFormatException.class,
+                () -> Expect.validity(false, malformed, IllegalArgumentException.class, describe));
+        assertEquals("vector 1 ('x'): field 'filterload' must be a hex string", thrown.getMessage());
         assertEquals("bug", assertThrows(IllegalStateException.class,
                 () -> Expect.validity(false, crashes, refusals, describe)).getMessage());
     }
@@ -208,7 +369,7 @@ class ConformanceRunnerTest {
         }
         List<String> outcomes = new ArrayList<>();
         for (Object[] change : new Object[][] {{6, 926486}, {8, 1263441}, {4, 49292}, {1, 3}, {4, -1}, {6, "926486"},
-                {6, 926485.0}, {6, "926485"}, {6, "block nine hundred"}}) {
+                {6, 926485.0}, {6, "926485"}, {6, "block nine hundred"}, {6, 227931}}) {
             com.fasterxml.jackson.databind.node.ObjectNode vector =
                     (com.fasterxml.jackson.databind.node.ObjectNode) bundled.get("vectors").get((Integer) change[0])
                             .deepCopy();
@@ -235,7 +396,9 @@ class ConformanceRunnerTest {
                 "0 passed, 1 failed: height (BIP34, the coinbase's first push): expected 926486 got 926485",
                 "1 passed, 0 failed",
                 "1 passed, 0 failed",
-                "1 passed, 0 failed"),
+                "1 passed, 0 failed",
+                // Mainnet's BIP34 height itself is checked (from it on, not after it: a > passed every test).
+                "0 passed, 1 failed: height (BIP34, the coinbase's first push): expected 227931 got 926485"),
                 outcomes);
     }
 }
