@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +19,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.chainfilter.testvectors.peer.BitcoinjSuites;
+import org.chainfilter.testvectors.peer.Web3jSuites;
 import org.chainfilter.testvectors.suites.ChainfilterSuites;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +81,59 @@ class BundledConformanceTest {
         assertEquals(0, report.failed(), failures);
         assertEquals(0, report.skipped(), "every bundled suite must have an executor");
         assertEquals(EXPECTED_FILES.values().stream().mapToInt(Counts::vectors).sum(), report.passed());
+    }
+
+    /**
+     * The schema takes hex in either case, with or without {@code 0x}: every bundled vector, each hex value written
+     * {@code 0x} and upper case, has the outcome it has as shipped, on chainfilter and on both peers. Four suites
+     * comparing a hash as the vector's own text (the merkle root, a bip158 header, a match's txid on chainfilter and
+     * on bitcoinj) passed every test, the shipped values all being lower case (from a mutation review).
+     */
+    @Test
+    void everyHexValueReadsTheSameInUpperCaseWithAPrefix() {
+        int rewritten = 0;
+        for (ConformanceRunner runner : List.of(ChainfilterSuites.runner(), Web3jSuites.runner(),
+                BitcoinjSuites.runner())) {
+            for (VectorFile file : Suites.bundled()) {
+                if (!runner.suites().contains(file.suite())) {
+                    continue;
+                }
+                ObjectNode shipped = JSON.createObjectNode().put("suite", file.suite()).put("source", file.source());
+                ObjectNode prefixed = shipped.deepCopy();
+                for (Vector vector : file.vectors()) {
+                    shipped.withArray("vectors").add(vector.node().deepCopy());
+                    prefixed.withArray("vectors").add(upperCaseHex(vector.node().deepCopy()));
+                }
+                List<VectorResult.Outcome> expected = runner.run(List.of(VectorFile.parse(file.origin(),
+                        shipped.toString()))).results().stream().map(VectorResult::outcome).toList();
+                ConformanceReport report = runner.run(List.of(VectorFile.parse(file.origin(), prefixed.toString())));
+                assertEquals(expected, report.results().stream().map(VectorResult::outcome).toList(),
+                        report.results().stream().map(VectorResult::describe).collect(Collectors.joining("\n")));
+                rewritten += report.results().size();
+            }
+        }
+        assertEquals(312 + 96 + 51, rewritten);
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern HEX = Pattern.compile("(?:[0-9a-f]{2})*");
+
+    /** Every hex string in the node (its name and note aside), nested ones too, as {@code 0x} and upper case. */
+    private static JsonNode upperCaseHex(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.fieldNames().forEachRemaining(field -> {
+                if (!field.equals("name") && !field.equals("note")) {
+                    object.set(field, upperCaseHex(object.get(field)));
+                }
+            });
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, upperCaseHex(array.get(i)));
+            }
+        } else if (node.isTextual() && HEX.matcher(node.asText()).matches()) {
+            return TextNode.valueOf("0x" + node.asText().toUpperCase(java.util.Locale.ROOT));
+        }
+        return node;
     }
 
     @Test
