@@ -47,6 +47,11 @@ class VectorFileTest {
                 refused("{\"suite\": \"gcs\", \"source\": \"s\", \"vectors\": {}}"));
         assertEquals("f.json: not a conformance file: field 'suite' must be a non-empty string",
                 refused("{\"suite\": 7, \"source\": \"s\", \"vectors\": []}"));
+        // A blank suite names none, a blank source cites nothing (both were read; from a mutation review).
+        assertEquals("f.json: not a conformance file: field 'suite' must be a non-empty string",
+                refused("{\"suite\": \" \", \"source\": \"s\", \"vectors\": []}"));
+        assertEquals("f.json: not a conformance file: field 'source' must be a non-empty string",
+                refused("{\"suite\": \"gcs\", \"source\": \"\\t\", \"vectors\": []}"));
         assertEquals("f.json: not a conformance file: the top level must be an object with 'suite', 'source' and "
                 + "'vectors'; it is array", refused("[1, 2]"));
         // An empty file was said to be "missing".
@@ -67,6 +72,10 @@ class VectorFileTest {
         assertEquals("f.json: vector 3: duplicate name 'a' (also vector 1); names must be unique within a file",
                 refused(file("{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"a\"}")));
         assertEquals("f.json: vector 1 must be an object", refused(file("[]")));
+        // An empty name and a name that is not a string are refused too (both were read; from a mutation review).
+        assertEquals("f.json: vector 2: missing field 'name' (a non-empty string)",
+                refused(file("{\"name\": \"a\"}, {\"name\": \"\"}")));
+        assertEquals("f.json: vector 1: missing field 'name' (a non-empty string)", refused(file("{\"name\": 1}")));
         assertTrue(refused(file("{\"name\": \"a\", \"name\": \"b\"}")).contains("Duplicate field 'name'"));
     }
 
@@ -74,7 +83,7 @@ class VectorFileTest {
     void fieldAccessorsNameTheVectorAndTheField() {
         Vector v = VectorFile.parse("f.json", file("{\"name\": \"p\"}, {\"name\": \"q\"}, {\"name\": \"x\", "
                 + "\"seed\": -1, \"big\": 4294967296, \"data\": \"0g\", \"odd\": \"abc\", \"flag\": 1, "
-                + "\"f\": {\"tweak\": \"1\"}, \"l\": [\"00\", 5]}")).vectors().get(2);
+                + "\"f\": {\"tweak\": \"1\"}, \"l\": [\"00\", 5], \"half\": 1.5, \"huge\": 1e400}")).vectors().get(2);
         assertEquals("vector 3 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); it is number -1",
                 assertThrows(VectorFormatException.class, () -> v.uint32("seed")).getMessage());
         assertEquals("vector 3 ('x'): field 'big' must be a uint32 number (0 .. 4294967295); it is number 4294967296",
@@ -93,6 +102,13 @@ class VectorFileTest {
                 assertThrows(VectorFormatException.class, () -> v.hexList("l")).getMessage());
         assertEquals("vector 3 ('x'): field 'l' must be a hex string; it is array [\"00\",5]",
                 assertThrows(VectorFormatException.class, () -> v.hex("l", 4)).getMessage());
+        // A count of 1.5 is not read as 1 (a bip37 filter of 1.5 elements was built as of 1), nor a number too large
+        // for a double as infinity; both passed every test (from a mutation review).
+        assertEquals("vector 3 ('x'): field 'half' must be a non-negative integer up to 2147483647; it is number 1.5",
+                assertThrows(VectorFormatException.class, () -> v.count("half")).getMessage());
+        assertTrue(assertThrows(VectorFormatException.class, () -> v.number("huge")).getMessage()
+                .startsWith("vector 3 ('x'): field 'huge' must be a number; it is number "));
+        assertEquals(1.5, v.number("half"));
     }
 
     @Test
@@ -100,6 +116,11 @@ class VectorFileTest {
         Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"key\": \"0011\"}")).vectors().get(0);
         assertEquals("vector 1 ('x'): field 'key' must be 16 bytes of hex; it is 2 bytes",
                 assertThrows(VectorFormatException.class, () -> v.hex("key", 16)).getMessage());
+        // Longer is refused as well as shorter (refusing only a shorter value passed every test; from a mutation
+        // review).
+        assertEquals("vector 1 ('x'): field 'key' must be 1 bytes of hex; it is 2 bytes",
+                assertThrows(VectorFormatException.class, () -> v.hex("key", 1)).getMessage());
+        assertEquals(2, v.hex("key", 2).length);
     }
 
     @Test
@@ -119,6 +140,13 @@ class VectorFileTest {
         assertEquals("big.json: file is larger than 67108864 bytes",
                 assertThrows(VectorFormatException.class,
                         () -> VectorFile.read("big.json", new ByteArrayInputStream(big))).getMessage());
+        // A file of exactly the limit is read (refusing it passed every test; from a mutation review).
+        byte[] atTheLimit = new byte[VectorFile.MAX_FILE_BYTES];
+        java.util.Arrays.fill(atTheLimit, (byte) ' ');
+        byte[] json = "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": [{\"name\": \"a\"}]}"
+                .getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(json, 0, atTheLimit, 0, json.length);
+        assertEquals(1, VectorFile.read("limit.json", new ByteArrayInputStream(atTheLimit)).vectors().size());
         assertEquals(0, VectorFile.read("s.json", new ByteArrayInputStream(
                 "{\"suite\": \"x\", \"source\": \"y\", \"vectors\": []}".getBytes(StandardCharsets.UTF_8)))
                 .vectors().size());
@@ -207,8 +235,12 @@ class VectorFileTest {
                         + " schema, so nothing checks it (the schema's: index, txid)"), merkle.warnings());
         VectorFile bloom = VectorFile.parse("b.json", "{\"suite\": \"eth-bloom\", \"source\": \"s\", \"vectors\": [{"
                 + "\"name\": \"c\", \"bloom\": \"00\", \"logs\": [{\"address\": \"00\", \"topics\": [],"
-                + " \"data\": \"0x\"}]}]}");
+                + " \"data\": \"0x\", \"note\": \"n\"}]}]}");
+        // A vector's note is its own field; inside a log it is one the schema does not give (passed unwarned when
+        // every level took a note; from a mutation review).
         assertEquals(List.of("b.json vector 1 ('c'): logs[0]: field 'data' is not a field of eth-bloom logs[] in the"
+                + " schema, so nothing checks it (the schema's: address, topics)",
+                "b.json vector 1 ('c'): logs[0]: field 'note' is not a field of eth-bloom logs[] in the"
                 + " schema, so nothing checks it (the schema's: address, topics)"), bloom.warnings());
         // A suite the schema does not know: its fields are not ours to judge.
         assertEquals(List.of(), VectorFile.parse("u.json", "{\"suite\": \"no-such-suite\", \"source\": \"s\","
