@@ -40,7 +40,9 @@ public final class ConformanceRunner {
 
     /**
      * Runs every vector of {@code files}, in order, and reports each as passed, failed or skipped; never throws for a
-     * failing or malformed vector (that is a failed result).
+     * failing or malformed vector (that is a failed result), nor for a vector whose implementation throws a
+     * {@code RuntimeException}, an {@code AssertionError}, a {@code LinkageError} (a peer's missing class or failed
+     * static initialiser), a {@code StackOverflowError} or an {@code OutOfMemoryError} (each a failed result).
      */
     public ConformanceReport run(List<VectorFile> files) {
         return run(files, result -> { });
@@ -73,7 +75,10 @@ public final class ConformanceRunner {
             return new VectorResult(file.origin(), file.suite(), vector.name(), Outcome.SKIPPED, partly.getMessage());
         } catch (VectorFormatException malformed) {
             return failed(file, vector, "malformed vector: " + malformed.getMessage());
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError thrown) {
+        } catch (RuntimeException | AssertionError | LinkageError | StackOverflowError | OutOfMemoryError thrown) {
+            // An implementation's own assertion (run with -ea), a peer library missing a class or failing its static
+            // initialisation, a deep or large input: that vector fails and the run goes on. Other Errors (a JVM
+            // fault, ThreadDeath) are not the implementation's answer and end the run.
             return failed(file, vector, "threw " + thrown.getClass().getSimpleName() + ": " + thrown.getMessage());
         }
     }

@@ -223,9 +223,9 @@ class ConformanceRunnerTest {
     }
 
     /**
-     * An Error the implementation throws (a stack overflow on a deep input, memory running out on a large one) fails
-     * its vector, and the run goes on to the next: without the catch the whole run ended there, its report lost
-     * (from a mutation review).
+     * An Error the implementation throws (a stack overflow on a deep input, memory running out on a large one, its own
+     * assertion under -ea, a peer library's missing class) fails its vector, and the run goes on to the next: without
+     * the catch the whole run ended there, its report lost (from mutation reviews; the last two were found by one).
      */
     @Test
     void anErrorOfTheImplementationFailsItsVectorAndTheRunGoesOn() {
@@ -233,14 +233,18 @@ class ConformanceRunnerTest {
             switch (vector.name()) {
                 case "deep" -> throw new StackOverflowError("too deep");
                 case "big" -> throw new OutOfMemoryError("too big");
+                case "asserted" -> throw new AssertionError("invariant broken");
+                case "unlinked" -> throw new NoClassDefFoundError("org/peer/Missing");
                 default -> { }
             }
         });
-        ConformanceReport report = new ConformanceRunner(List.of(failing)).run(List.of(
-                murmur("{\"name\": \"deep\"}, {\"name\": \"big\"}, {\"name\": \"fine\"}")));
-        assertEquals("1 passed, 2 failed", report.summaryLine());
+        ConformanceReport report = new ConformanceRunner(List.of(failing)).run(List.of(murmur("{\"name\": \"deep\"},"
+                + " {\"name\": \"big\"}, {\"name\": \"asserted\"}, {\"name\": \"unlinked\"}, {\"name\": \"fine\"}")));
+        assertEquals("1 passed, 4 failed", report.summaryLine());
         assertEquals(List.of("FAILED m.json 'deep': threw StackOverflowError: too deep",
-                "FAILED m.json 'big': threw OutOfMemoryError: too big", "PASSED m.json 'fine'"),
+                "FAILED m.json 'big': threw OutOfMemoryError: too big",
+                "FAILED m.json 'asserted': threw AssertionError: invariant broken",
+                "FAILED m.json 'unlinked': threw NoClassDefFoundError: org/peer/Missing", "PASSED m.json 'fine'"),
                 report.results().stream().map(VectorResult::describe).toList());
     }
 
