@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.chainfilter.common.Hex;
+import org.chainfilter.testvectors.Suites;
+import org.chainfilter.testvectors.Vector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,6 +86,14 @@ class Bip37CommandTest {
         CliRun huge = CliRun.of("bip37", "create", "--elements", "1e20", "--fp-rate", "0.1", "--tweak", "0");
         assertEquals("chainfilter: Invalid value for option '--elements': nElements is 1e20; it must be 1..4294967295"
                 + " (Core's uint32, and Core divides by it) (see 'chainfilter bip37 create --help')" + NL, huge.err);
+        // Past a long on the negative side too, with Core's range (it was picocli's bare ArithmeticException); a long's
+        // largest goes to the filter, a refused value (status 1; it was refused as past a long). From a mutation review.
+        CliRun negative = CliRun.of("bip37", "create", "--elements", "-1e20", "--fp-rate", "0.1", "--tweak", "0");
+        assertEquals(huge.err.replace("1e20", "-1e20"), negative.err);
+        CliRun largest = CliRun.of("bip37", "create", "--elements", "9223372036854775807", "--fp-rate", "0.1");
+        assertEquals(1, largest.status, largest::toString);
+        assertEquals("chainfilter: nElements is 9223372036854775807; it must be 1..4294967295 (Core divides by it)" + NL,
+                largest.err);
         CliRun tiny = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "1e-400", "--tweak", "0");
         assertEquals("chainfilter: Invalid value for option '--fp-rate': '1e-400' is too small for a double (it rounds"
                 + " to 0); the smallest positive rate is 4.9E-324 (see 'chainfilter bip37 create --help')" + NL,
@@ -106,6 +117,9 @@ class Bip37CommandTest {
                 "0x100");
         assertEquals(1, big.status, big::toString);
         assertEquals("chainfilter: --flags is 0x100; nFlags is one byte, 0..255" + NL, big.err);
+        // Below 0 too (the lower bound dropped passed every test: from a mutation review).
+        assertEquals("chainfilter: --flags is -1; nFlags is one byte, 0..255" + NL, CliRun.of("bip37", "create",
+                "--elements", "10", "--fp-rate", "0.01", "--tweak", "0", "--flags", "-1").err);
     }
 
     /** The largest nTweak and nFlags, 4294967295 and 255, are accepted as decimal and 0x-hex: each range is closed. */
@@ -117,6 +131,54 @@ class Bip37CommandTest {
             assertEquals(0, run.status, run::toString);
             assertEquals("filterload  0300000005000000ffffffffff" + NL + "bytes       3" + NL + "nHashFuncs  5" + NL
                     + "nTweak      4294967295" + NL + "nFlags      255 (NONE)" + NL, run.out);
+        }
+    }
+
+    /**
+     * Without --tweak, nTweak comes from a SecureRandom: a fixed tweak (every wallet's filter alike) passed every test
+     * (from a mutation review). Three runs agree by chance with probability 2^-64.
+     */
+    @Test
+    void withoutTweakEachFilterGetsARandomOne() {
+        java.util.Set<String> tweaks = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            CliRun run = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01");
+            assertEquals(0, run.status, run::toString);
+            tweaks.add(run.out.lines().filter(l -> l.startsWith("nTweak ")).findFirst().orElseThrow());
+        }
+        assertTrue(tweaks.size() > 1, tweaks::toString);
+    }
+
+    /**
+     * An outpoint's index is a uint32: its largest, 4294967295, is taken, and so is an index written with leading zeros
+     * past ten digits. Refusing either passed every test (from a mutation review).
+     */
+    @Test
+    void theLargestOutPointIndexIsTakenWithOrWithoutLeadingZeros() {
+        String txid = "90c122d70786e899529d71dbeba91ba216982fb6ba58f3bdaab65e73b7e9260b";
+        CliRun largest = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0",
+                "--insert-outpoint", txid + ":4294967295");
+        assertEquals(0, largest.status, largest::toString);
+        CliRun zeros = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0",
+                "--insert-outpoint", txid + ":0000000000004294967295");
+        assertEquals(largest.out, zeros.out, zeros::toString);
+        CliRun one = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0",
+                "--insert-outpoint", txid + ":000000000000000000001");
+        assertEquals(CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0",
+                "--insert-outpoint", txid + ":1").out, one.out, one::toString);
+    }
+
+    /**
+     * --flags overrides --update whatever mode --update names; ignoring it beside a mode other than ALL passed every
+     * test (from a mutation review).
+     */
+    @Test
+    void flagsOverrideAnyUpdateMode() {
+        for (String mode : List.of("NONE", "ALL", "P2PUBKEY_ONLY")) {
+            CliRun run = CliRun.of("bip37", "create", "--elements", "3", "--fp-rate", "0.01", "--tweak", "0", "--update",
+                    mode, "--flags", "0x81");
+            assertEquals(0, run.status, run::toString);
+            assertTrue(run.out.contains("nFlags      129 (ALL)"), mode + ": " + run.out);
         }
     }
 
@@ -283,6 +345,62 @@ class Bip37CommandTest {
         CliRun forged = CliRun.of("bip37", "verify", "--merkleblock", wrongRoot);
         assertEquals(1, forged.status, forged::toString);
         assertTrue(forged.err.startsWith("chainfilter: partial Merkle tree root "), forged.err);
+    }
+
+    /**
+     * merkleblock and verify print every match in block order, each as its index and its txid in display order: Core's
+     * merkle_block_1 step 2 proves transactions 7 and 8 of a block of 9. Printing the matches last first, or verify
+     * printing the first alone, passed every test, the block tried matching once (from a mutation review).
+     */
+    @Test
+    void everyMatchIsPrintedInBlockOrder() {
+        Vector v = Suites.bundled("bip37-merkleblock.core.json").vectors().stream()
+                .filter(vector -> vector.name().equals("merkle_block_1 step 2")).findFirst().orElseThrow();
+        List<String> create = new java.util.ArrayList<>(List.of("bip37", "create", "--elements", "10", "--fp-rate",
+                "0.000001", "--tweak", "0"));
+        for (byte[] item : v.object("filter").hexList("insert")) {
+            create.addAll(List.of("--insert", Hex.encode(item)));
+        }
+        String filter = CliRun.of(create.toArray(String[]::new)).out.lines().findFirst().orElseThrow().substring(12);
+        List<String> published = v.objects("matched").stream()
+                .map(m -> m.count("index") + " " + Hex.encode(m.hex("txid"))).toList();
+        assertEquals(List.of("7 dd1fd2a6fc16404faf339881a90adbde7f4f728691ac62e8f168809cdfae1053",
+                "8 74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20"), published);
+        CliRun built = CliRun.of("bip37", "merkleblock", "--filterload", filter, "--block", Hex.encode(v.hex("block")));
+        assertEquals(0, built.status, built::toString);
+        assertEquals(published, built.out.lines().filter(l -> l.startsWith("matched ")).map(l -> l.substring(12))
+                .toList(), built::toString);
+        String merkleBlock = built.out.lines().findFirst().orElseThrow().substring(12);
+        CliRun verified = CliRun.of("bip37", "verify", "--merkleblock", merkleBlock);
+        assertEquals(0, verified.status, verified::toString);
+        assertEquals(published, verified.out.lines().filter(l -> l.startsWith("matched ")).map(l -> l.substring(13))
+                .toList(), verified::toString);
+    }
+
+    /**
+     * Either input of match and merkleblock may come from stdin while the other comes from a file; both from stdin is a
+     * malformed command line (status 2), for merkleblock as for match. Refusing stdin for the filter whatever the other
+     * input, or letting merkleblock's filter take all of stdin (the block then "empty", status 1), passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void oneInputMayComeFromStdin(@TempDir Path dir) throws IOException {
+        String filter = "0a" + "ff".repeat(10) + "05000000" + "00000000" + "01";
+        Path txFile = Files.writeString(dir.resolve("tx.hex"), TX + "\n");
+        java.io.InputStream savedStdin = System.in;
+        System.setIn(new java.io.ByteArrayInputStream((filter + "\n").getBytes(
+                java.nio.charset.StandardCharsets.US_ASCII)));
+        try {
+            CliRun fromStdin = CliRun.of("bip37", "match", "--filterload-file", "-", "--tx-file", txFile.toString());
+            assertEquals(0, fromStdin.status, fromStdin::toString);
+            assertEquals(CliRun.of("bip37", "match", "--filterload", filter, "--tx", TX).out, fromStdin.out);
+            CliRun twoStdin = CliRun.of("bip37", "merkleblock", "--filterload-file", "-", "--block-file", "-");
+            assertEquals(2, twoStdin.status, twoStdin::toString);
+            assertEquals("chainfilter: --filterload-file and --block-file both read stdin ('-'); give one of them a"
+                    + " file" + NL, twoStdin.err);
+        } finally {
+            System.setIn(savedStdin);
+        }
     }
 
     @Test
