@@ -145,6 +145,24 @@ class Bip158CommandTest {
         assertEquals("chainfilter: --block-file " + missing + ": no such file" + NL, noBlock.err);
     }
 
+    /**
+     * The block may come from stdin while the spent scripts come from a file; only both from stdin is refused. Refusing
+     * the block from stdin beside any --spent-file passed every test (from a mutation review).
+     */
+    @Test
+    void theBlockMayComeFromStdinBesideASpentFile(@TempDir Path dir) throws IOException {
+        Path spent = Files.writeString(dir.resolve("spent.txt"), SPENT + "\n");
+        java.io.InputStream savedStdin = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(BLOCK.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        try {
+            CliRun run = CliRun.of("bip158", "build", "--block-file", "-", "--spent-file", spent.toString());
+            assertEquals(0, run.status, run::toString);
+            assertEquals(CliRun.of("bip158", "build", "--block", BLOCK, "--spent", SPENT).out, run.out);
+        } finally {
+            System.setIn(savedStdin);
+        }
+    }
+
     @Test
     void bip158WithoutACommandIsAUsageError() {
         CliRun run = CliRun.of("bip158");
