@@ -149,6 +149,36 @@ class ChainfilterCommandTest {
                 "--key 'zz': not a hex digit: 'z' at position 0");
     }
 
+    /**
+     * A hex value given on the command line is stripped of the white space around it (a pasted value ends in a line
+     * break) before it is decoded; decoding it unstripped passed every test (from a mutation review).
+     */
+    @Test
+    void hexArgumentsAreStrippedOfWhiteSpace() {
+        CliRun run = CliRun.of("hash", "murmur3", " 0xff\n");
+        assertEquals(0, run.status, run::toString);
+        assertEquals("fd6cf10d" + System.lineSeparator(), run.out);
+    }
+
+    /**
+     * A long or int option takes every value of its type, both ends included, and refuses one past either end naming
+     * the value and the range. Refusing an end, or a refusal without the range, passed every test (from a mutation
+     * review).
+     */
+    @Test
+    void wholeNumberOptionsTakeTheEndsOfTheirType() {
+        assertEquals(Long.MAX_VALUE, ChainfilterCommand.integerWithin("9223372036854775807", Long.MIN_VALUE,
+                Long.MAX_VALUE));
+        assertEquals(Long.MIN_VALUE, ChainfilterCommand.integerWithin(" -9223372036854775808", Long.MIN_VALUE,
+                Long.MAX_VALUE));
+        assertOneLineError(CliRun.of("eth", "index", "query", "--index", "idx", "--to", "9223372036854775808"), 2,
+                "Invalid value for option '--to': '9223372036854775808' is outside"
+                        + " -9223372036854775808..9223372036854775807 (see 'chainfilter eth index query --help')");
+        assertOneLineError(CliRun.of("eth", "index", "build", "--index", "idx", "--blooms", "b", "--batch",
+                "-2147483649"), 2, "Invalid value for option '--batch': '-2147483649' is outside"
+                        + " -2147483648..2147483647 (see 'chainfilter eth index build --help')");
+    }
+
     @Test
     void seedsOutsideUnsigned32BitsAreRefused() {
         assertOneLineError(CliRun.of("hash", "murmur3", "--seed", "0x100000000", "00"), 1,
