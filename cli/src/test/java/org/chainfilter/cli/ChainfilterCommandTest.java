@@ -248,6 +248,21 @@ class ChainfilterCommandTest {
     }
 
     /**
+     * A stray word is offered the subcommands within one edit of it for a name of up to 3 letters and two for a longer
+     * one, a swap of adjacent letters being one edit: "et" is close to eth, "ex" (two edits) is not, and "edom" (two
+     * swaps) is close to demo. Allowing two edits for a short name, or counting a swap as two edits, passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void aStrayWordIsOfferedTheSubcommandsCloseToIt() {
+        assertOneLineError(CliRun.of("et"), 2, "Unmatched argument at index 0: 'et'; did you mean eth? (see 'chainfilter"
+                + " --help')");
+        assertOneLineError(CliRun.of("ex"), 2, "Unmatched argument at index 0: 'ex' (see 'chainfilter --help')");
+        assertOneLineError(CliRun.of("edom"), 2, "Unmatched argument at index 0: 'edom'; did you mean demo? (see"
+                + " 'chainfilter --help')");
+    }
+
+    /**
      * An unknown option is reported before what it caused: {@code --rcp} misspelt for {@code --rpc} was reported as
      * "Missing required option: '--rpc=URL'", never naming {@code --rcp}. picocli's similar option names follow when it
      * finds any (none for {@code --rcp}: it shares no pair of letters with {@code --rpc}). Only the unknown options
@@ -357,6 +372,21 @@ class ChainfilterCommandTest {
         assertEquals("no such file: /nowhere/filter.bin", ErrorHandler.describe(new NoSuchFileException("/nowhere/filter.bin")));
         assertEquals("internal error: java.lang.NullPointerException: boom (set CHAINFILTER_DEBUG=1 for the stack trace)",
                 ErrorHandler.describe(new NullPointerException("boom")));
+        // Each of these passed every test said otherwise (from a mutation review): a file that cannot be read is named
+        // with what went wrong, and an arithmetic overflow is a refused value, not a bug.
+        assertEquals("permission denied: /root/filter.bin",
+                ErrorHandler.describe(new java.nio.file.AccessDeniedException("/root/filter.bin")));
+        assertEquals("cannot open /root/filter.bin (Permission denied)",
+                ErrorHandler.describe(new java.io.FileNotFoundException("/root/filter.bin (Permission denied)")));
+        assertEquals("long overflow", ErrorHandler.describe(new ArithmeticException("long overflow")));
+    }
+
+    /** A message of several lines is reported on one, its lines joined by "; " (from a mutation review). */
+    @Test
+    void aMessageOfSeveralLinesIsReportedOnOne() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        ErrorHandler.report(new IllegalArgumentException("first\n  second \r\nthird\n"), new java.io.PrintWriter(err));
+        assertEquals("chainfilter: first; second; third" + System.lineSeparator(), err.toString());
     }
 
     /** A directory given as an input file is named with its option; the bare "Is a directory" named neither. */
@@ -485,6 +515,28 @@ class ChainfilterCommandTest {
         assertOneLineError(CliRun.of("bip37", "merkleblock", "--filterload", "0000000000000000000000", "--block-file",
                 file.toString()), 1, "--block-file " + file + ": the block holds 16667 transactions; a block holds at"
                 + " most 16666 (4,000,000 weight units / 240, the lightest transaction)");
+    }
+
+    /**
+     * A block of exactly MAX_BLOCK_TRANSACTIONS (16,666) transactions, each different and under a header that commits
+     * to them, is taken: refusing it at the limit passed every test, the one tried being a block of one more (from a
+     * mutation review).
+     */
+    @Test
+    void aBlockOfTheMostTransactionsIsTaken(@TempDir Path dir) throws IOException {
+        StringBuilder hex = new StringBuilder(Bip158CommandTest.BLOCK.substring(0, 160)).append("fd1a41");
+        for (int i = 0; i < CliInputs.MAX_BLOCK_TRANSACTIONS; i++) {
+            hex.append("01000000" + "01" + "00".repeat(32) + "ffffffff" + "00" + "ffffffff" + "01")
+                    .append(String.format("%08x", Integer.reverseBytes(i))).append("00000000" + "00" + "00000000");
+        }
+        String root = org.chainfilter.btcwire.Block.fromHex(hex.toString()).computeMerkleRoot().toInternalHex();
+        hex.replace(72, 136, root);
+        Path file = Files.writeString(dir.resolve("most.hex"), hex);
+        // A filter of one zero byte and one hash function, which matches nothing.
+        CliRun run = CliRun.of("bip37", "merkleblock", "--filterload", "0100" + "01000000" + "00000000" + "00",
+                "--block-file", file.toString());
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.startsWith("merkleblock ") && !run.out.contains("matched"), run::toString);
     }
 
     private static final com.sun.management.ThreadMXBean THREADS =
