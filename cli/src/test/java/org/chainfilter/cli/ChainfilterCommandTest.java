@@ -125,6 +125,33 @@ class ChainfilterCommandTest {
         }
     }
 
+    /**
+     * A rate of zero, however written (0, 0f, 0x0p0), reaches the shape's refusal of a rate outside (0, 1), status 1;
+     * a hex literal whose digit before the exponent is a letter (0xap-2000) and which rounds to 0 is too small. Calling
+     * every zero too small (status 2), taking an f suffix as a hex digit, and taking only 1-9 as non-zero hex digits
+     * passed every test (from a mutation review).
+     */
+    @Test
+    void aRateOfZeroIsRefusedByTheShapeHoweverWritten() {
+        for (String zero : List.of("0", "0f", "0.0D", "0x0p0")) {
+            assertOneLineError(CliRun.of("math", "--elements", "10", "--fp", zero), 1,
+                    "false-positive rate is 0.0; it must be strictly between 0 and 1");
+        }
+        assertOneLineError(CliRun.of("math", "--elements", "10", "--fp", "0xap-2000"), 2, "Invalid value for option"
+                + " '--fp': '0xap-2000' is too small for a double (it rounds to 0); the smallest positive rate is 4.9E-324"
+                + " (see 'chainfilter math --help')");
+    }
+
+    /**
+     * Sizes up to a long's largest are named in their unit, exabytes the last; stopping at petabytes passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void theLargestSizesAreNamedInExabytes() {
+        assertEquals("9.2 EB", MathCommand.humanBytes(Long.MAX_VALUE));
+        assertEquals("1.0 PB", MathCommand.humanBytes(1_000_000_000_000_000L));
+    }
+
     /** A whole number too large for a count is called that; it was refused as "not a whole number". */
     @Test
     void elementCountsPastALongAreTooLargeNotFractional() {
