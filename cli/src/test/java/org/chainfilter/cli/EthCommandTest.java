@@ -124,6 +124,9 @@ class EthCommandTest {
                         () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: log 0 has no topics list" + NL,
                 withStdin("[{\"address\":\"0x" + "11".repeat(20) + "\"}]", () -> CliRun.of("eth", "bloom")));
+        // An address of null is none (taking it as the text 'null' passed every test: from a mutation review).
+        assertFailure("chainfilter: log 0 has no address string" + NL,
+                withStdin("[{\"address\":null,\"topics\":[]}]", () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: input is neither a list of logs nor an object with \"logs\" or \"result\"" + NL,
                 withStdin("{\"foo\":1}", () -> CliRun.of("eth", "bloom")));
         assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: error -32005: query returned more than"
@@ -206,6 +209,45 @@ class EthCommandTest {
                 + "\"" + ZERO_TOPIC + "\"]}]";
         assertFailure("chainfilter: log 0 has 5 topics; a log has at most 4 (LOG0 to LOG4)" + NL,
                 withStdin(five, () -> CliRun.of("eth", "bloom")));
+    }
+
+    /**
+     * A log whose topics are not strings is refused naming the first of them: naming the last read past the topics
+     * kept and failed as an internal error (IndexOutOfBoundsException) without failing a test (from a mutation review).
+     */
+    @Test
+    void bloomNamesTheFirstTopicThatIsNotAString() {
+        assertFailure("chainfilter: log 0 topic 0 is not a string" + NL, withStdin("[{\"address\":\"" + BESU_ADDRESS
+                + "\",\"topics\":[1,2]}]", () -> CliRun.of("eth", "bloom")));
+    }
+
+    /**
+     * A log of four topics (LOG4) puts all four in the bloom: one that dropped the fourth passed every test, the logs
+     * tried having at most one (from a mutation review).
+     */
+    @Test
+    void bloomOfALogWithFourTopicsHoldsEachOfThem() {
+        List<String> topics = List.of("0x" + "01".repeat(32), "0x" + "02".repeat(32), "0x" + "03".repeat(32),
+                "0x" + "04".repeat(32));
+        String log = "[{\"address\":\"" + BESU_ADDRESS + "\",\"topics\":[\"" + String.join("\",\"", topics) + "\"]}]";
+        CliRun run = withStdin(log, () -> CliRun.of("eth", "bloom"));
+        assertEquals(0, run.status, run::toString);
+        LogsBloom expected = LogsBloom.builder().addLog(org.chainfilter.common.Hex.decode(BESU_ADDRESS),
+                topics.stream().map(org.chainfilter.common.Hex::decode).toList()).build();
+        assertEquals(expected.toHex() + NL, run.out);
+    }
+
+    /**
+     * A wildcard topic position is '*' or 'null' in any case, as JSON-RPC's null: refusing 'NULL' as hex, or 'null'
+     * altogether, passed every test (from a mutation review).
+     */
+    @Test
+    void matchTakesNullInAnyCaseAsAWildcard() {
+        for (String wildcard : List.of("null", "NULL", " Null ")) {
+            CliRun run = CliRun.of("eth", "match", "--bloom", BESU_BLOOM, "--address", BESU_ADDRESS, "--topic", wildcard);
+            assertEquals(0, run.status, run::toString);
+            assertEquals("could match", run.out.lines().findFirst().orElseThrow());
+        }
     }
 
     @Test

@@ -223,6 +223,24 @@ class EthOptionCheckTest {
                 "--to", "0");
         assertRefused("--from is -1; block numbers start at 0", "eth", "index", "query", "--index", index,
                 "--from", "-1");
+        // A range of one block (--to equal to --from) is a query, and a filter without an address or topic is said to
+        // match every block; refusing the one-block range and leaving out the note passed every test (from a mutation
+        // review).
+        CliRun one = CliRun.of("eth", "index", "query", "--index", index, "--from", "4", "--to", "4");
+        assertEquals(0, one.status, one::toString);
+        assertEquals("4" + NL, one.out);
+        assertEquals("1 candidate block of 1 (the filter matches every block)" + NL, one.err);
+        // A resumed build names the one line it skipped as one (from a mutation review).
+        Path resume = Files.writeString(dir.resolve("resume.txt"), blooms.substring(blooms.indexOf("\n4 ") + 1)
+                + String.format("5 0x%064x 0x%064x 0x", 5, 4) + "00".repeat(256) + "\n");
+        CliRun resumed = CliRun.of("eth", "index", "build", "--index", index, "--blooms", resume.toString());
+        assertEquals(0, resumed.status, resumed::toString);
+        assertEquals("skipped 1 line of blocks the index already holds (it resumed at block 5)" + NL, resumed.err);
+        // A negative block number is not one (the writer's refusal of it passed every test: from a mutation review).
+        Path negative = Files.writeString(dir.resolve("negative.txt"), String.format("-1 0x%064x 0x%064x 0x", 1, 0)
+                + "00".repeat(256) + "\n");
+        assertRefused("line 1: '-1' is not a block number", "eth", "index", "build", "--index",
+                dir.resolve("new").toString(), "--blooms", negative.toString());
     }
 
     /** One line naming the problem on stderr, nothing on stdout, status 1: no stack trace, no call to the node. */
