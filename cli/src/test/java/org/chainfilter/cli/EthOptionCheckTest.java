@@ -223,6 +223,9 @@ class EthOptionCheckTest {
                 "--to", "0");
         assertRefused("--from is -1; block numbers start at 0", "eth", "index", "query", "--index", index,
                 "--from", "-1");
+        // One past the index's last block is refused by the command, naming --to (from a mutation review).
+        assertRefused("--to 5 is past the index's last block 4 (it covers blocks 1..4)", "eth", "index", "query",
+                "--index", index, "--to", "5");
         // A range of one block (--to equal to --from) is a query, and a filter without an address or topic is said to
         // match every block; refusing the one-block range and leaving out the note passed every test (from a mutation
         // review).
