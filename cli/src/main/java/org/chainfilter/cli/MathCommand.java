@@ -124,7 +124,8 @@ final class MathCommand implements Runnable {
         String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
         double value = bytes;
         int unit = 0;
-        while (value >= 1000 && unit < units.length - 1) {
+        // 999.95 and up prints as 1000.0 at one decimal, so it takes the next unit (999,999 B is 1.0 MB, not 1000.0 kB).
+        while (value >= 999.95 && unit < units.length - 1) {
             value /= 1000;
             unit++;
         }

@@ -152,6 +152,20 @@ class ChainfilterCommandTest {
         assertEquals("1.0 PB", MathCommand.humanBytes(1_000_000_000_000_000L));
     }
 
+    /**
+     * A size that rounds up to 1000 of its unit at one decimal is named in the next unit: 999,999 bytes printed as
+     * "1000.0 kB" (found by a mutation review).
+     */
+    @Test
+    void aSizeThatRoundsUpToAThousandTakesTheNextUnit() {
+        assertEquals("999 B", MathCommand.humanBytes(999));
+        assertEquals("1.0 kB", MathCommand.humanBytes(1_000));
+        assertEquals("999.9 kB", MathCommand.humanBytes(999_949));
+        assertEquals("1.0 MB", MathCommand.humanBytes(999_950));
+        assertEquals("1.0 MB", MathCommand.humanBytes(999_999));
+        assertEquals("1.0 GB", MathCommand.humanBytes(999_999_999));
+    }
+
     /** A whole number too large for a count is called that; it was refused as "not a whole number". */
     @Test
     void elementCountsPastALongAreTooLargeNotFractional() {
