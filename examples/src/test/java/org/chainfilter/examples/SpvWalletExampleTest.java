@@ -61,19 +61,13 @@ class SpvWalletExampleTest {
         Transaction forged = new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.fromDisplayHex(
                 "11".repeat(32)), 0), new byte[] {0x51}, 0xffffffffL, List.of())), List.of(new TxOutput(
                 2_100_000_000_000_000L, Hex.decode("41" + SpvWalletExample.WALLET_PUBKEY + "ac"))), 0);
-        BlockHeader real = Block.fromHex(blockHex()).header();
-        Block fake = new Block(new BlockHeader(real.version(), real.previousBlockHash(),
-                MerkleRoot.of(List.of(forged.txid())), real.time(), real.bits(), real.nonce()), List.of(forged));
-        Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(10, 0.0001, 0, 1);
-        filter.insert(key);
-        byte[] merkleBlock = MerkleBlock.fromBlockAndFilter(fake, filter).serialize();
+        Block fake = blockOf(forged);
+        byte[] merkleBlock = merkleBlockOf(fake, key);
         assertEquals(List.of(new MatchedTransaction(0, forged.txid())), MerkleBlock.parse(merkleBlock).verify(),
                 "the proof is sound against its own header");
 
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SpvWalletExample.receive(
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                ECKey.fromPublicOnly(key), Hash256.fromDisplayHex(SpvWalletExample.BLOCK_HASH), merkleBlock,
-                List.of(forged.serialize(false))));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> receive(
+                Hash256.fromDisplayHex(SpvWalletExample.BLOCK_HASH), merkleBlock, List.of(forged)));
         assertEquals("the peer answered with block " + fake.hash() + ", not the block asked for, "
                 + SpvWalletExample.BLOCK_HASH, e.getMessage());
     }
@@ -113,10 +107,7 @@ class SpvWalletExampleTest {
     @Test
     void sixtyFourByteTransactionsAreRefused() {
         for (int scriptBytes = 3; scriptBytes <= 5; scriptBytes++) {
-            String hex = "01000000" + "01" + "11".repeat(32) + "00000000" + "00" + "ffffffff"
-                    + "01" + "0100000000000000" + String.format(java.util.Locale.ROOT, "%02x", scriptBytes)
-                    + "51".repeat(scriptBytes) + "00000000";
-            Transaction tx = Transaction.fromHex(hex);
+            Transaction tx = oneOutputTransaction(scriptBytes);
             assertEquals(60 + scriptBytes, tx.serialize(false).length);
             String refusal = SpvWalletExample.refusal(tx);
             if (scriptBytes == 4) {
@@ -126,5 +117,58 @@ class SpvWalletExampleTest {
                 assertNull(refusal);
             }
         }
+    }
+
+    /**
+     * The wallet's own flow with a 64-byte transaction in the proof: it is proven, and refused all the same. Only
+     * {@code refusal} was tested, so the wallet accepting it passed every test (from a mutation review).
+     */
+    @Test
+    void aProvenSixtyFourByteTransactionIsNotAccepted() {
+        Transaction tx = oneOutputTransaction(4);
+        Block fake = blockOf(tx);
+        Received received = receive(fake.hash(), merkleBlockOf(fake, tx.txid().internalBytes()), List.of(tx));
+
+        assertEquals(List.of(new MatchedTransaction(0, tx.txid())), received.result().proven());
+        assertEquals(java.util.Map.of(), received.result().transactions());
+        assertTrue(received.printed().contains("wallet     refuses " + tx.txid() + ": its non-witness serialization"
+                + " is 64 bytes, the size of a Merkle inner node (CVE-2017-12842)"), received.printed());
+    }
+
+    /** A block of the given transactions under the real block's header fields, with their merkle root. */
+    private static Block blockOf(Transaction... transactions) {
+        BlockHeader real = Block.fromHex(blockHex()).header();
+        List<Hash256> txids = java.util.Arrays.stream(transactions).map(Transaction::txid).toList();
+        return new Block(new BlockHeader(real.version(), real.previousBlockHash(), MerkleRoot.of(txids), real.time(),
+                real.bits(), real.nonce()), List.of(transactions));
+    }
+
+    /** The merkleblock a peer answers for {@code block} under a filter (nTweak 0, UPDATE_ALL) of {@code elements}. */
+    private static byte[] merkleBlockOf(Block block, byte[]... elements) {
+        Bip37BloomFilter filter = Bip37BloomFilter.fromElementsAndRate(10, 0.0001, 0, 1);
+        for (byte[] element : elements) {
+            filter.insert(element);
+        }
+        return MerkleBlock.fromBlockAndFilter(block, filter).serialize();
+    }
+
+    /** What the wallet did with an answer, and what it printed. */
+    private record Received(SpvWalletExample.Result result, String printed) {
+    }
+
+    /** The wallet's side for the block {@code requested}, the peer sending {@code txs} after the merkleblock. */
+    private static Received receive(Hash256 requested, byte[] merkleBlock, List<Transaction> txs) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SpvWalletExample.Result result = SpvWalletExample.receive(new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                ECKey.fromPublicOnly(Hex.decode(SpvWalletExample.WALLET_PUBKEY)), requested, merkleBlock,
+                txs.stream().map(tx -> tx.serialize(false)).toList());
+        return new Received(result, bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Version 1, one input with an empty scriptSig, one output whose script is {@code scriptBytes} OP_TRUEs. */
+    private static Transaction oneOutputTransaction(int scriptBytes) {
+        return Transaction.fromHex("01000000" + "01" + "11".repeat(32) + "00000000" + "00" + "ffffffff"
+                + "01" + "0100000000000000" + String.format(java.util.Locale.ROOT, "%02x", scriptBytes)
+                + "51".repeat(scriptBytes) + "00000000");
     }
 }
