@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.bitcoinj.crypto.ECKey;
 import org.chainfilter.bip37.Bip37BloomFilter;
+import org.chainfilter.bip37.InvalidMerkleBlockException;
 import org.chainfilter.bip37.MatchedTransaction;
 import org.chainfilter.bip37.MerkleBlock;
 import org.chainfilter.btcwire.Block;
@@ -133,6 +134,22 @@ class SpvWalletExampleTest {
         assertEquals(java.util.Map.of(), received.result().transactions());
         assertTrue(received.printed().contains("wallet     refuses " + tx.txid() + ": its non-witness serialization"
                 + " is 64 bytes, the size of a Merkle inner node (CVE-2017-12842)"), received.printed());
+    }
+
+    /**
+     * A merkleblock under the header asked for whose partial tree has one hash changed: its root is not the header's
+     * merkle root, and the proof is refused. The wallet skipping that check passed every test (from a mutation review).
+     */
+    @Test
+    void aProofUnderAnotherRootIsRefused() {
+        byte[] merkleBlock = merkleBlockOf(Block.fromHex(blockHex()), Hex.decode(SpvWalletExample.WALLET_PUBKEY));
+        // The first hash of the tree: after the header, the transaction count and the hash count.
+        merkleBlock[80 + 4 + 1] ^= 1;
+        InvalidMerkleBlockException e = assertThrows(InvalidMerkleBlockException.class, () -> receive(
+                Hash256.fromDisplayHex(SpvWalletExample.BLOCK_HASH), merkleBlock, List.of()));
+        assertTrue(e.getMessage().startsWith("partial Merkle tree root "), e.getMessage());
+        assertTrue(e.getMessage().endsWith(" is not the header's merkle root "
+                + Block.fromHex(blockHex()).header().merkleRoot()), e.getMessage());
     }
 
     /** A block of the given transactions under the real block's header fields, with their merkle root. */
