@@ -152,6 +152,25 @@ class SpvWalletExampleTest {
                 + Block.fromHex(blockHex()).header().merkleRoot()), e.getMessage());
     }
 
+    /**
+     * A transaction the proof does not cover (here the coinbase) is ignored with a line, and the closing line counts
+     * the proven transactions and the satoshis paid to the key. The wallet taking an unproven transaction, ignoring
+     * it without a word, or printing either figure wrong passed every test (from a mutation review).
+     */
+    @Test
+    void aTransactionOutsideTheProofIsIgnored() {
+        Block block = Block.fromHex(blockHex());
+        Received received = receive(block.hash(), merkleBlockOf(block, Hex.decode(SpvWalletExample.WALLET_PUBKEY)),
+                block.transactions().subList(0, 4));
+
+        assertEquals(List.of(1, 2, 3), received.result().proven().stream().map(MatchedTransaction::index).toList());
+        assertEquals(List.of(1, 2, 3), List.copyOf(received.result().transactions().keySet()));
+        assertTrue(received.printed().contains("wallet     ignores " + block.transactions().get(0).txid()
+                + ": not in the proof"), received.printed());
+        assertTrue(received.printed().endsWith("block " + SpvWalletExample.BLOCK_HASH + ": 3 proven transactions,"
+                + " 2500000000 satoshis paid to the wallet's key" + System.lineSeparator()), received.printed());
+    }
+
     /** A block of the given transactions under the real block's header fields, with their merkle root. */
     private static Block blockOf(Transaction... transactions) {
         BlockHeader real = Block.fromHex(blockHex()).header();
