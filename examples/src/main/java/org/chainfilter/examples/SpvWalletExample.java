@@ -34,7 +34,7 @@ import org.chainfilter.common.Hex;
  *       with a {@code merkleblock} and the matched transactions (serialized without witness, as Core sends them);</li>
  *   <li>the wallet parses the merkle block, checks that its header is the block it asked for (the hash its chain of
  *       headers holds; here the published one) and the partial Merkle tree and its root against that header, takes
- *       only transactions whose txid the proof covers, and reads them as bitcoinj transactions.</li>
+ *       only transactions whose txid the proof covers, each once, and reads them as bitcoinj transactions.</li>
  * </ol>
  * Run: {@code mvn -q -pl examples -am install -DskipTests} then
  * {@code mvn -q -pl examples exec:java -Dexec.mainClass=org.chainfilter.examples.SpvWalletExample}.
@@ -124,6 +124,11 @@ public final class SpvWalletExample {
             Integer position = positions.get(tx.txid());
             if (position == null) {
                 out.println("wallet     ignores " + tx.txid() + ": not in the proof");
+                continue;
+            }
+            if (accepted.containsKey(position)) {
+                // A second copy would credit its payments again.
+                out.println("wallet     ignores " + tx.txid() + ": received twice");
                 continue;
             }
             String refusal = refusal(tx);

@@ -171,6 +171,23 @@ class SpvWalletExampleTest {
                 + " 2500000000 satoshis paid to the wallet's key" + System.lineSeparator()), received.printed());
     }
 
+    /**
+     * A peer that sends a proven payment twice does not pay the wallet twice: the second copy is ignored with a line.
+     * The wallet credited each copy, so tx 1 sent twice reported 49 BTC paid, not 25 (found by a review).
+     */
+    @Test
+    void aTransactionSentTwiceIsCreditedOnce() {
+        Block block = Block.fromHex(blockHex());
+        List<Transaction> txs = block.transactions();
+        Received received = receive(block.hash(), merkleBlockOf(block, Hex.decode(SpvWalletExample.WALLET_PUBKEY)),
+                List.of(txs.get(1), txs.get(1), txs.get(2), txs.get(3)));
+
+        assertEquals(List.of(1, 2, 3), List.copyOf(received.result().transactions().keySet()));
+        assertEquals(2_500_000_000L, received.result().paidToWalletSatoshis());
+        assertTrue(received.printed().contains("wallet     ignores " + txs.get(1).txid() + ": received twice"),
+                received.printed());
+    }
+
     /** A block of the given transactions under the real block's header fields, with their merkle root. */
     private static Block blockOf(Transaction... transactions) {
         BlockHeader real = Block.fromHex(blockHex()).header();
