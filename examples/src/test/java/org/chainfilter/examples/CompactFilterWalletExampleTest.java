@@ -74,8 +74,7 @@ class CompactFilterWalletExampleTest {
     void aDownloadOfAnotherBlockIsRefused() {
         byte[] genesis = row(0).hex("block");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> CompactFilterWalletExample.run(
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                (block, spent) -> CFilter.of(BasicFilter.build(block, spent)).serialize(), stored -> genesis));
+                quiet(), CompactFilterWalletExampleTest::honestFilter, stored -> genesis));
         assertEquals("block 926485 has hash " + Block.parse(genesis).hash() + ", not " + row(926485).text("blockHash"),
                 e.getMessage());
     }
@@ -127,5 +126,30 @@ class CompactFilterWalletExampleTest {
     private static Vector row(int height) {
         return Suites.bundled("bip158-basic.core.json").vectors().stream()
                 .filter(v -> v.count("height") == height).findFirst().orElseThrow();
+    }
+
+    /**
+     * A peer that answers a download with the block asked for, its header intact but a transaction altered (here the
+     * last one's lock time), is caught by the merkle root. Skipping that check passed every test (from a mutation
+     * review).
+     */
+    @Test
+    void aDownloadWithAnAlteredTransactionIsRefused() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> CompactFilterWalletExample.run(
+                quiet(), CompactFilterWalletExampleTest::honestFilter, stored -> {
+                    byte[] altered = stored.clone();
+                    altered[altered.length - 1] ^= 1;
+                    return altered;
+                }));
+        assertEquals("block 926485 does not match its merkle root", e.getMessage());
+    }
+
+    /** The full node's {@code cfilter} payload for the block. */
+    private static byte[] honestFilter(Block block, List<byte[]> spentScripts) {
+        return CFilter.of(BasicFilter.build(block, spentScripts)).serialize();
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     }
 }
