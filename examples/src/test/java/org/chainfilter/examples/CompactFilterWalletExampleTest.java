@@ -110,6 +110,47 @@ class CompactFilterWalletExampleTest {
         assertEquals(Hex.encode(dropped), Hex.encode(missing.get(0)));
     }
 
+    /**
+     * The table and the closing line as printed, with the figures the README gives: 2 of 10 blocks, 2,500 of 6,654
+     * bytes, after 118 bytes of filters. Only the heights downloaded and refused, the payments and "fewer bytes than
+     * all" were checked, so a wrong byte count, match column, served-by note or payment count, the paid lines left out
+     * and the received total wrong each passed every test (from a mutation review).
+     */
+    @Test
+    void printsEachBlockAndTheFiguresTheReadmeGives() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CompactFilterWalletExample.Result result =
+                CompactFilterWalletExample.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(List.of(118L, 2500L, 6654L),
+                List.of(result.filterBytes(), result.downloadedBlockBytes(), result.allBlockBytes()));
+        assertEquals("""
+                Wallet scripts: 76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac (P2PKH), \
+                001446c29eabe8208a33aa1023c741fa79aa92e881ff (P2WPKH), 0014000102030405060708090a0b0c0d0e0f10111213 \
+                (unused)
+                height   filter     served by                        match   action
+                0        4 B        peer A                           no      skipped, block not downloaded
+                2        4 B        peer A                           no      skipped, block not downloaded
+                3        4 B        peer A                           no      skipped, block not downloaded
+                15007    4 B        peer A                           no      skipped, block not downloaded
+                49291    28 B       peer A                           no      skipped, block not downloaded
+                180480   35 B       peer A                           no      skipped, block not downloaded
+                926485   25 B       peer B (peer A's filter refused) yes     downloaded 1982 bytes, 2 payment(s) to \
+                the wallet
+                987876   4 B        peer B                           no      skipped, block not downloaded
+                1263442  9 B        peer B                           yes     downloaded 518 bytes, 1 payment(s) to \
+                the wallet
+                1414221  1 B        peer B                           no      skipped, block not downloaded
+                  paid: f56da6d0bb5807561c29093066edd1d505c2fa4ae89bb895c4318481d360fd3f:1 16549999 sat to \
+                76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac
+                  paid: 32a52be869fc148b6104244859c879f1319cfd86e89e6f7fc1ffaaf518fa14be:1 192889999 sat to \
+                76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac
+                  paid: 2c21d40599523d6d24ed1cfe06346d0080362dc1d13f86d4a7f06931c73ce0e0:0 16742215 sat to \
+                001446c29eabe8208a33aa1023c741fa79aa92e881ff
+                Downloaded 2 of 10 blocks (2500 of 6654 bytes) after 118 bytes of filters; refused peer A's filter of \
+                block(s) [926485]; received 226182213 sat.
+                """.lines().toList(), bytes.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
     /** Every output paying a wallet script in all bundled blocks, found without any filter. */
     private static List<String> paymentsInEveryBlock() {
         List<byte[]> wallet = List.of(Hex.decode(CompactFilterWalletExample.P2PKH_SCRIPT),
