@@ -271,6 +271,39 @@ class ContractEventWatcherTest {
         return message;
     }
 
+    /**
+     * One line per log: the event's name and its indexed arguments, topic 0 left out, when topic 0 is the event's (its
+     * hex digits in either case); else topic 0 and every topic; "anonymous" for a log without topics. Only the count of
+     * lines holding ': Transfer indexed [0x' was checked, so listing topic 0 among the arguments passed every test
+     * (from a mutation review).
+     */
+    @Test
+    void eachLogIsOneLineNamingTheEventAndItsIndexedArguments() {
+        String topic0 = TestChain.topic0(TRANSFER);
+        String from = "0x" + "00".repeat(12) + "11".repeat(20);
+        String to = "0x" + "00".repeat(12) + "22".repeat(20);
+        assertEquals("block 7 log 2 tx 0xab: Transfer indexed [" + from + ", " + to + "] data 0x01",
+                ContractEventWatcher.describe(log(List.of("0x" + topic0.substring(2).toUpperCase(java.util.Locale.ROOT),
+                        from, to)), topic0, TRANSFER));
+        assertEquals("block 7 log 2 tx 0xab: topic0 " + to + " indexed [" + to + ", " + from + "] data 0x01",
+                ContractEventWatcher.describe(log(List.of(to, from)), topic0, TRANSFER));
+        assertEquals("block 7 log 2 tx 0xab: topic0 " + topic0 + " indexed [" + topic0 + "] data 0x01",
+                ContractEventWatcher.describe(log(List.of(topic0)), null, null));
+        assertEquals("block 7 log 2 tx 0xab: anonymous indexed [] data 0x01",
+                ContractEventWatcher.describe(log(List.of()), topic0, TRANSFER));
+    }
+
+    /** A log of block 7, index 2, transaction 0xab, data 0x01, with {@code topics}. */
+    private static org.web3j.protocol.core.methods.response.Log log(List<String> topics) {
+        org.web3j.protocol.core.methods.response.Log log = new org.web3j.protocol.core.methods.response.Log();
+        log.setBlockNumber("0x7");
+        log.setLogIndex("0x2");
+        log.setTransactionHash("0xab");
+        log.setTopics(topics);
+        log.setData("0x01");
+        return log;
+    }
+
     private static PrintStream utf8(ByteArrayOutputStream bytes) {
         return new PrintStream(bytes, true, StandardCharsets.UTF_8);
     }
