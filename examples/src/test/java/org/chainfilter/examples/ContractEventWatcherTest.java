@@ -85,6 +85,25 @@ class ContractEventWatcherTest {
                 + ", 0 confirmations"), log);
     }
 
+    /**
+     * Without {@code --from} or a checkpoint the watch starts after the confirmed head, so only new events are printed;
+     * with more confirmations than blocks, at block 0. Starting at the confirmed head itself, or at a negative block,
+     * passed every test: each test gave --from or a checkpoint (from a mutation review).
+     */
+    @Test
+    void withoutFromOrACheckpointOnlyNewBlocksAreWatched() {
+        String contract = chain.eventSources().get(1);
+        for (int confirmations : new int[] {3, 100_000}) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            long printed = ContractEventWatcher.watch(new String[] {"--rpc", chain.node().url(), "--address", contract,
+                "--confirmations", Integer.toString(confirmations), "--max-polls", "1"},
+                    utf8(new ByteArrayOutputStream()), utf8(err));
+            assertEquals(0, printed);
+            assertEquals("watching " + contract + " from block " + Math.max(0, chain.head() - confirmations + 1) + ", "
+                    + confirmations + " confirmations" + System.lineSeparator(), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
     /** The Transfer logs of {@code contract} in blocks {@code from..to}, by the node's own eth_getLogs. */
     private static int transfers(String contract, long from, long to) {
         return chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x" + Long.toHexString(from), "toBlock",
