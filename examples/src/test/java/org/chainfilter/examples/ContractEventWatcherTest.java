@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -102,6 +103,28 @@ class ContractEventWatcherTest {
             assertEquals("watching " + contract + " from block " + Math.max(0, chain.head() - confirmations + 1) + ", "
                     + confirmations + " confirmations" + System.lineSeparator(), err.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * Without a checkpoint each poll after the first scans only blocks not scanned yet, and a poll with none prints no
+     * line. Polls that scanned the last block again (printing its events twice), or printed a line for an empty
+     * pass, passed every test: the polling test had a checkpoint (from a mutation review). The safe head is put at the
+     * contract's last Transfer, so a block scanned again shows in the count.
+     */
+    @Test
+    void pollsWithoutACheckpointScanEachBlockOnce() {
+        String contract = chain.eventSources().get(1);
+        JsonNode logs = chain.node().rpc("eth_getLogs", Map.of("fromBlock", "0x0", "toBlock", "latest", "address",
+                contract, "topics", List.of(TestChain.topic0(TRANSFER))));
+        long lastTransfer = Long.decode(logs.get(logs.size() - 1).get("blockNumber").asText());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long printed = ContractEventWatcher.watch(new String[] {"--rpc", chain.node().url(), "--address", contract,
+            "--event", TRANSFER, "--from", "0", "--confirmations", Long.toString(chain.head() - lastTransfer),
+            "--poll-seconds", "0", "--max-polls", "3"}, utf8(new ByteArrayOutputStream()), utf8(err));
+        assertEquals(logs.size(), printed);
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, log.lines().filter(l -> l.startsWith("blocks ")).count(), log);
+        assertTrue(log.contains("blocks 0.." + lastTransfer + ": " + logs.size() + " events. "), log);
     }
 
     /** The Transfer logs of {@code contract} in blocks {@code from..to}, by the node's own eth_getLogs. */
