@@ -49,6 +49,12 @@ class SpvWalletExampleTest {
         String printed = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("wallet     accepts tx 2 6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2"),
                 printed);
+        // The filterload sent holds the key and its Hash160 (so P2PKH payments to the key would match too; this
+        // block pays it P2PK only, so leaving the Hash160 out passed every test, from a mutation review).
+        ECKey key = ECKey.fromPublicOnly(Hex.decode(SpvWalletExample.WALLET_PUBKEY));
+        Bip37BloomFilter sent = Bip37BloomFilter.parseFilterLoadHex(printed.lines()
+                .filter(l -> l.startsWith("wallet  -> filterload ")).findFirst().orElseThrow().split(" +")[3]);
+        assertTrue(sent.contains(key.getPubKey()) && sent.contains(key.getPubKeyHash()), sent.toString());
     }
 
     /**
