@@ -295,10 +295,16 @@ final class CliInputs {
         }
     }
 
+    /**
+     * {@code source 'value': reason}. Where the library named the value in its own words around a plain hex error
+     * ({@code Hex.decode(hex, length, what)}: "topic: not a hex digit ..."), the reason is that error alone, as the
+     * option and the value already say what was being read.
+     */
     private static IllegalArgumentException refusal(String source, String text, IllegalArgumentException e) {
         String value = text.strip();
         String quoted = value.length() <= MAX_QUOTED_CHARS ? " '" + value + "'" : "";
-        return new IllegalArgumentException(source + quoted + ": " + e.getMessage(), e);
+        String reason = e.getCause() instanceof IllegalArgumentException inner ? inner.getMessage() : e.getMessage();
+        return new IllegalArgumentException(source + quoted + ": " + reason, e);
     }
 
     /** Each string decoded from hex as {@link #hex} does, in order ({@code ""} is an empty byte string). */

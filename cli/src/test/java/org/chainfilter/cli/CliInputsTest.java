@@ -72,7 +72,9 @@ class CliInputsTest {
         e = assertThrows(IllegalArgumentException.class, () -> CliInputs.hex("--tx", eightyOne));
         assertEquals("--tx: " + e.getCause().getMessage(), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> CliInputs.hex("--topic", eightyOne, 32, "topic"));
-        assertEquals("--topic: " + e.getCause().getMessage(), e.getMessage());
+        assertEquals("topic: hex string has an odd number of digits (81)", e.getCause().getMessage());
+        assertEquals("--topic: hex string has an odd number of digits (81)", e.getMessage(),
+                "the option names the value; the library's own naming of it is not repeated");
     }
 
     /**

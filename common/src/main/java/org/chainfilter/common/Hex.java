@@ -54,8 +54,9 @@ public final class Hex {
      * Bytes of a hex string that must decode to exactly {@code expectedLength} bytes. The digits are checked, then the
      * length from their count, before anything is decoded or allocated, so an oversized value costs nothing.
      *
-     * @throws IllegalArgumentException naming the length found and the length required, or (for an odd digit count
-     *                                  or a character that is not a hex digit) as {@link #decode(CharSequence)}
+     * @throws IllegalArgumentException naming the length found and the length required, or (for null, an odd digit
+     *                                  count or a character that is not a hex digit) {@code what} and then what
+     *                                  {@link #decode(CharSequence)} says
      */
     public static byte[] decode(CharSequence hex, int expectedLength, String what) {
         if (hex != null) {
@@ -63,15 +64,24 @@ public final class Hex {
             int digits = hex.length() - start;
             // Not hex at all ("zz") is said as such, not as a length: the digits a right-sized value would have are
             // scanned (nothing allocated, and no more for a huge value), then the length is checked.
-            for (int pos = start, end = (int) Math.min(hex.length(), start + 2L * expectedLength); pos < end; pos++) {
-                digit(hex, pos);
+            try {
+                for (int pos = start, end = (int) Math.min(hex.length(), start + 2L * expectedLength); pos < end;
+                        pos++) {
+                    digit(hex, pos);
+                }
+            } catch (IllegalArgumentException notHex) {
+                throw new IllegalArgumentException(what + ": " + notHex.getMessage(), notHex);
             }
             if ((digits & 1) == 0 && digits / 2 != expectedLength) {
                 throw new IllegalArgumentException(
                         what + " is " + digits / 2 + " bytes; it must be exactly " + expectedLength + " bytes");
             }
         }
-        return decode(hex);
+        try {
+            return decode(hex);
+        } catch (IllegalArgumentException malformed) {
+            throw new IllegalArgumentException(what + ": " + malformed.getMessage(), malformed);
+        }
     }
 
     /** 2 for a leading {@code 0x} or {@code 0X}, else 0. */

@@ -44,11 +44,13 @@ class HexTest {
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("0x0011", 32, "hash"));
         assertEquals("hash is 2 bytes; it must be exactly 32 bytes", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("001", 32, "hash"));
-        assertEquals("hex string has an odd number of digits (3)", e.getMessage());
+        assertEquals("hash: hex string has an odd number of digits (3)", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("zz", 32, "hash"));
-        assertEquals("not a hex digit: 'z' at position 0", e.getMessage(), "not hex at all: not said as a length");
+        assertEquals("hash: not a hex digit: 'z' at position 0", e.getMessage(), "not hex at all: not said as a length");
         e = assertThrows(IllegalArgumentException.class, () -> Hex.decode("0g", 1, "byte"));
-        assertEquals("not a hex digit: 'g' at position 1", e.getMessage());
+        assertEquals("byte: not a hex digit: 'g' at position 1", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Hex.decode(null, 1, "byte"));
+        assertEquals("byte: hex string is null", e.getMessage(), "the value is named whatever is wrong with it");
         assertArrayEquals(new byte[] {0x00, (byte) 0xff}, Hex.decode("0X00FF", 2, "pair"));
     }
 }

@@ -199,10 +199,10 @@ class LogsBloomTest {
         assertEquals("logsBloom is 0 bytes; it must be exactly 256 bytes", empty.getMessage());
         IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
                 () -> LogsBloom.fromHex("0" + "00".repeat(256)));
-        assertEquals("hex string has an odd number of digits (513)", odd.getMessage());
+        assertEquals("logsBloom: hex string has an odd number of digits (513)", odd.getMessage());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> LogsBloom.fromHex("zz" + "00".repeat(255)));
-        assertEquals("not a hex digit: 'z' at position 0", bad.getMessage());
+        assertEquals("logsBloom: not a hex digit: 'z' at position 0", bad.getMessage());
         assertEquals("logsBloom hex is null",
                 assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromHex(null)).getMessage());
         assertEquals("logsBloom is 32 bytes; it must be exactly 256 bytes",

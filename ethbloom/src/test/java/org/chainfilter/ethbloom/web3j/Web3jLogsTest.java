@@ -103,7 +103,7 @@ class Web3jLogsTest {
                 .getMessage());
         assertEquals("log has no address", assertThrows(
                 IllegalArgumentException.class, () -> Web3jLogs.bloomOf(log(null))).getMessage());
-        assertEquals("not a hex digit: 'g' at position 2", assertThrows(
+        assertEquals("log address: not a hex digit: 'g' at position 2", assertThrows(
                 IllegalArgumentException.class, () -> Web3jLogs.bloomOf(log("0xg" + "1".repeat(39)))).getMessage());
     }
 
