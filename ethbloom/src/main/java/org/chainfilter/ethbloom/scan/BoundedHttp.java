@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import okhttp3.Call;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -74,7 +75,8 @@ public final class BoundedHttp {
      * An HTTP JSON-RPC service at {@code url} whose calls each end within {@code callTimeout} and whose answers may
      * be at most {@code maxResponseBytes} long.
      *
-     * @throws IllegalArgumentException when the timeout is not positive, or the limit is outside 1..2^30 bytes
+     * @throws IllegalArgumentException when the URL is not an http(s) URL with a host, the timeout is not positive,
+     *     or the limit is outside 1..2^30 bytes
      */
     public static HttpService service(String url, Duration callTimeout, long maxResponseBytes) {
         return service(url, callTimeout, maxResponseBytes, defaultMaxDecodedBytes());
@@ -85,11 +87,18 @@ public final class BoundedHttp {
      * most {@code maxResponseBytes} long and may take at most {@code maxDecodedBytes} of heap to decode, as
      * {@link JsonDecodeCost} estimates it.
      *
-     * @throws IllegalArgumentException when the timeout is not positive, the size limit is outside 1..2^30 bytes, or
-     *     the decoding limit is below 1
+     * @throws IllegalArgumentException when the URL is not an {@code http://} or {@code https://} URL with a host, the
+     *     timeout is not positive, the size limit is outside 1..2^30 bytes, or the decoding limit is below 1
      */
     public static HttpService service(String url, Duration callTimeout, long maxResponseBytes, long maxDecodedBytes) {
         Objects.requireNonNull(url, "url");
+        // OkHttp's own parse, the one every call makes: left to the first call, a malformed URL surfaces as a failed
+        // call (and is retried as one) instead of a refusal that names it.
+        if (HttpUrl.parse(url) == null) {
+            String shown = url.length() <= 200 ? url : url.substring(0, 200) + "... (" + url.length() + " chars)";
+            throw new IllegalArgumentException("JSON-RPC URL '" + shown + "' is not an http:// or https:// URL with a"
+                    + " host (and a port up to 65535, if any), e.g. http://127.0.0.1:8545");
+        }
         return new HttpService(url, client(callTimeout, maxResponseBytes, maxDecodedBytes));
     }
 

@@ -252,6 +252,27 @@ class BoundedHttpTest {
         assertTrue(BoundedHttp.defaultMaxDecodedBytes() == Runtime.getRuntime().maxMemory() / 4);
     }
 
+    /**
+     * A URL that no call could reach is refused when the service is made, naming it; left to the first call it was a
+     * failed call, retried as a node's failure would be.
+     */
+    @Test
+    void aUrlThatIsNotHttpWithAHostIsRefusedNamingIt() {
+        for (String url : List.of("notaurl", "127.0.0.1:8545", "ftp://127.0.0.1/", "http://", "http://host:65536",
+                "")) {
+            assertEquals("JSON-RPC URL '" + url + "' is not an http:// or https:// URL with a host (and a port up to"
+                    + " 65535, if any), e.g. http://127.0.0.1:8545",
+                    assertThrows(IllegalArgumentException.class, () -> BoundedHttp.service(url)).getMessage(), url);
+        }
+        String long201 = "x".repeat(201);
+        assertEquals("JSON-RPC URL '" + "x".repeat(200) + "... (201 chars)' is not an http:// or https:// URL with a"
+                + " host (and a port up to 65535, if any), e.g. http://127.0.0.1:8545",
+                assertThrows(IllegalArgumentException.class, () -> BoundedHttp.service(long201)).getMessage());
+        for (String url : List.of("http://127.0.0.1:8545", "https://mainnet.example/v3/key", "HTTP://[::1]:1/")) {
+            assertTrue(BoundedHttp.service(url) != null, url);
+        }
+    }
+
     /** An eth_getLogs answer of {@code n} empty objects: 3 bytes each, and about 54 times that once decoded. */
     private static byte[] emptyObjects(int n) {
         StringBuilder answer = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[");
