@@ -21,6 +21,7 @@ import org.web3j.protocol.Web3j;
 import org.web3j.protocol.core.methods.response.EthBlockNumber;
 import org.web3j.protocol.core.methods.response.Log;
 import org.web3j.protocol.exceptions.ClientConnectionException;
+import org.web3j.protocol.http.HttpService;
 
 /**
  * Watches one contract's events on an Ethereum JSON-RPC node: scans up to the confirmed head, prints every matching
@@ -95,6 +96,12 @@ public final class ContractEventWatcher {
     static long watch(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> options = parse(args);
         String rpc = required(options, "--rpc");
+        HttpService node;
+        try {
+            node = BoundedHttp.service(rpc);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--rpc: " + e.getMessage(), e);
+        }
         byte[] address = Hex.decode(required(options, "--address"), 20, "--address");
         String event = options.get("--event");
         if (event != null) {
@@ -114,7 +121,7 @@ public final class ContractEventWatcher {
         }
         CheckpointStore checkpoints = options.containsKey("--checkpoint")
                 ? new FileCheckpointStore(Path.of(options.get("--checkpoint"))) : CheckpointStore.none();
-        BlockScanner watcher = BlockScanner.builder(BoundedHttp.service(rpc)).confirmations(confirmations)
+        BlockScanner watcher = BlockScanner.builder(node).confirmations(confirmations)
                 .checkpoints(checkpoints).build();
         long next;
         if (options.containsKey("--from")) {
@@ -123,7 +130,7 @@ public final class ContractEventWatcher {
             // A restart: from the confirmed head, the blocks that came while the watcher was stopped were skipped.
             next = 0;
         } else {
-            next = Math.max(0, head(rpc) - confirmations + 1);
+            next = Math.max(0, head(node, rpc) - confirmations + 1);
         }
         next = watcher.startBlock(filter.build(), next);
         err.printf(Locale.ROOT, "watching %s%s from block %d, %d confirmations%n", "0x" + Hex.encode(address),
@@ -196,10 +203,10 @@ public final class ContractEventWatcher {
         return line.append(" data ").append(log.getData()).toString();
     }
 
-    private static long head(String rpc) {
+    private static long head(HttpService node, String rpc) {
         EthBlockNumber answer;
         try {
-            answer = Web3j.build(BoundedHttp.service(rpc)).ethBlockNumber().send();
+            answer = Web3j.build(node).ethBlockNumber().send();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the head of " + rpc, e);
         } catch (ClientConnectionException e) {
@@ -236,7 +243,9 @@ public final class ContractEventWatcher {
                 throw new IllegalArgumentException("unknown option '" + args[i] + "'; the options are "
                         + String.join(", ", OPTIONS) + " (--help alone prints the usage)");
             }
-            options.put(args[i], args[i + 1]);
+            if (options.put(args[i], args[i + 1]) != null) {
+                throw new IllegalArgumentException(args[i] + " is given twice");
+            }
         }
         return options;
     }

@@ -158,6 +158,20 @@ class ContractEventWatcherTest {
                 .watch(new String[] {"--rpc", chain.node().url(), "--address", "0x1234"},
                         utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
         assertEquals("--address is 2 bytes; it must be exactly 20 bytes", shortAddress.getMessage());
+        // These three named neither the option nor the rule: a digit's position alone, OkHttp's message after the
+        // retries of the first call, and the last of two values taken without a word.
+        assertEquals("--address: not a hex digit: 'Z' at position 2", refusal("--rpc", chain.node().url(),
+                "--address", "0xZZ" + "00".repeat(19)));
+        assertEquals("--rpc: JSON-RPC URL '127.0.0.1:8545' is not an http:// or https:// URL with a host (and a port"
+                + " up to 65535, if any), e.g. http://127.0.0.1:8545", refusal("--rpc", "127.0.0.1:8545",
+                "--address", "00".repeat(20), "--from", "0"));
+        assertEquals("--from is given twice", refusal("--rpc", chain.node().url(), "--address", "00".repeat(20),
+                "--max-polls", "1", "--from", "0", "--from", "5"));
+    }
+
+    private static String refusal(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher.watch(args,
+                utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream()))).getMessage();
     }
 
     /**
@@ -184,7 +198,10 @@ class ContractEventWatcherTest {
                 new String[] {"--poll-seconds", "soon"}, "--poll-seconds 'soon' is not a number");
         refusals.forEach((option, message) -> {
             // One poll, so an option wrongly taken ends the watch (an infinite pause would hold it) and fails the test.
-            String[] args = {"--rpc", url, "--address", contract, "--max-polls", "1", option[0], option[1]};
+            String polls = option[0].equals("--max-polls") ? option[1] : "1";
+            String[] args = option[0].equals("--max-polls")
+                    ? new String[] {"--rpc", url, "--address", contract, "--max-polls", polls}
+                    : new String[] {"--rpc", url, "--address", contract, "--max-polls", polls, option[0], option[1]};
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ContractEventWatcher
                     .watch(args, utf8(new ByteArrayOutputStream()), utf8(new ByteArrayOutputStream())));
             assertEquals(message, e.getMessage());
