@@ -103,6 +103,7 @@ public final class CompactFilterWalletExample {
         List<String> payments = new ArrayList<>();
         long paid = 0;
         long filterBytes = 0;
+        long refusedFilterBytes = 0;
         long downloadedBytes = 0;
         long allBytes = 0;
         boolean withholdingPeerBanned = false;
@@ -120,6 +121,9 @@ public final class CompactFilterWalletExample {
                     served = offered;
                     servedBy = "peer A";
                 } else {
+                    // Received all the same: the wallet paid for these bytes too.
+                    filterBytes += offered.filterBytes().length;
+                    refusedFilterBytes += offered.filterBytes().length;
                     refused.add(entry.height);
                     withholdingPeerBanned = true;
                     servedBy = "peer B (peer A's filter refused)";
@@ -169,9 +173,9 @@ public final class CompactFilterWalletExample {
         for (String payment : payments) {
             out.println("  paid: " + payment);
         }
-        out.printf(Locale.ROOT, "Downloaded %d of %d blocks (%d of %d bytes) after %d bytes of filters; refused peer"
-                        + " A's filter of block(s) %s; received %d sat.%n", downloaded.size(), chain.size(),
-                downloadedBytes, allBytes, filterBytes, refused, paid);
+        out.printf(Locale.ROOT, "Downloaded %d of %d blocks (%d of %d bytes) after %d bytes of filters (%d of them"
+                        + " refused); refused peer A's filter of block(s) %s; received %d sat.%n", downloaded.size(),
+                chain.size(), downloadedBytes, allBytes, filterBytes, refusedFilterBytes, refused, paid);
         return new Result(List.copyOf(downloaded), List.copyOf(refused), List.copyOf(payments), paid, filterBytes,
                 downloadedBytes, allBytes);
     }

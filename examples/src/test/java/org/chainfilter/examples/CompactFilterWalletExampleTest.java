@@ -112,7 +112,8 @@ class CompactFilterWalletExampleTest {
 
     /**
      * The table and the closing line as printed, with the figures the README gives: 2 of 10 blocks, 2,500 of 6,654
-     * bytes, after 118 bytes of filters. Only the heights downloaded and refused, the payments and "fewer bytes than
+     * bytes, after 140 bytes of filters, peer A's refused filter of 22 bytes included (it was left out, so the total
+     * read 118, the bytes of the filters used rather than of those received: found by a review). Only the heights downloaded and refused, the payments and "fewer bytes than
      * all" were checked, so a wrong byte count, match column, served-by note or payment count, the paid lines left out
      * and the received total wrong each passed every test (from a mutation review).
      */
@@ -121,7 +122,7 @@ class CompactFilterWalletExampleTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CompactFilterWalletExample.Result result =
                 CompactFilterWalletExample.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        assertEquals(List.of(118L, 2500L, 6654L),
+        assertEquals(List.of(140L, 2500L, 6654L),
                 List.of(result.filterBytes(), result.downloadedBlockBytes(), result.allBlockBytes()));
         assertEquals("""
                 Wallet scripts: 76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac (P2PKH), \
@@ -146,8 +147,8 @@ class CompactFilterWalletExampleTest {
                 76a914913bcc2be49cb534c20474c4dee1e9c4c317e7eb88ac
                   paid: 2c21d40599523d6d24ed1cfe06346d0080362dc1d13f86d4a7f06931c73ce0e0:0 16742215 sat to \
                 001446c29eabe8208a33aa1023c741fa79aa92e881ff
-                Downloaded 2 of 10 blocks (2500 of 6654 bytes) after 118 bytes of filters; refused peer A's filter of \
-                block(s) [926485]; received 226182213 sat.
+                Downloaded 2 of 10 blocks (2500 of 6654 bytes) after 140 bytes of filters (22 of them refused); refused \
+                peer A's filter of block(s) [926485]; received 226182213 sat.
                 """.lines().toList(), bytes.toString(StandardCharsets.UTF_8).lines().toList());
     }
 
