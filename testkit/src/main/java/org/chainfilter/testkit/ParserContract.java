@@ -74,10 +74,10 @@ public final class ParserContract<T> {
     }
 
     /**
-     * Runs {@code parse} over an input of {@code inputLength} bytes (or characters) and applies the contract.
+     * Runs {@code parse} over an input of {@code inputLength} bytes (or characters) and applies the contract. Anything
+     * undeclared that the parser threw is rethrown unchanged (sneakily, if it is a checked exception).
      *
      * @return the parsed value, or empty when the parser refused the input with a declared exception
-     * @throws Throwable (sneakily, unchanged) anything undeclared the parser threw
      * @throws AssertionError when a refusal's message is blank or too long, or the parse allocated beyond its bound
      */
     public Optional<T> parse(long inputLength, Parse<T> parse) {
