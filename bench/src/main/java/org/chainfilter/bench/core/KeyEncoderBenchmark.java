@@ -19,7 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code putLong}/{@code mightContainLong} and {@code CharSequence} keys through {@link KeyEncoder#chars()}, on a
  * filter of 10^6 elements at p = 1%. Queries alternate members and keys never put, as in the other benchmarks; puts go
  * to a filter of their own that is emptied after every 10^6 puts, so it is always between empty and full (until a
- * review found it, {@code putLong} kept filling one filter, which after a second of puts had every bit set). Run with
+ * review found it, {@code putLong} kept filling one filter, which after a second of puts had every bit set). The setup
+ * checks both queried filters: every member found, about 1% of the keys never put (until a review found it, only the
+ * {@code long} one was checked, so a broken {@code CharSequence} encoder could have passed for a fast one). Run with
  * {@code -prof gc}: {@code gc.alloc.rate.norm} is 0 B/op.
  */
 @State(Scope.Benchmark)
@@ -67,9 +69,25 @@ public class KeyEncoderBenchmark {
             }
             falsePositives += longs.mightContainLong(ABSENT + i) ? 1 : 0;
         }
-        double rate = falsePositives / (double) (MEMBER_MASK + 1);
+        requireRate("long", falsePositives, MEMBER_MASK + 1);
+        // The same for the CharSequence filter that mightContainChars queries: every text put, and about 1% of the
+        // texts never put, of the kind the probes' odd entries are.
+        falsePositives = 0;
+        for (int i = 0; i < ELEMENTS; i++) {
+            String text = "0x" + Long.toHexString(i * 0x9e3779b97f4a7c15L);
+            if (!chars.mightContain(text)) {
+                throw new IllegalStateException("text member " + text + " not found");
+            }
+            falsePositives += chars.mightContain(text + "-absent") ? 1 : 0;
+        }
+        requireRate("CharSequence", falsePositives, ELEMENTS);
+    }
+
+    private static void requireRate(String keys, long falsePositives, long asked) {
+        double rate = falsePositives / (double) asked;
         if (rate < 0.005 || rate > 0.02) {
-            throw new IllegalStateException("false-positive rate " + rate + " on keys never put; 1% expected");
+            throw new IllegalStateException(keys + " keys: false-positive rate " + rate + " on keys never put; 1%"
+                    + " expected");
         }
     }
 
