@@ -73,8 +73,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       items, then are emptied.</li>
  * </ul>
  * The setup checks every filter with {@link CommonsBloom#requireWorking}: every key put is found, and the rate on
- * keys never put is near 1% (for ours at most 2%: a scalable or cuckoo filter may stay well under it), and our batch
- * readers answer as {@code mightContain} does, so neither a misuse of an API nor a broken filter can pass for speed.
+ * keys never put is near 1% (for ours at most 2%: a scalable or cuckoo filter may stay well under it), our batch
+ * readers answer as {@code mightContain} does, and for the kinds whose {@code put} is a put and a remove, the remove
+ * undoes the put (until a review found it, remove was timed but never checked), so neither a misuse of an API nor a
+ * broken filter can pass for speed.
  *
  * <p>Run (one command; about 25 minutes on 2 free cores for every kind, each fork about 45 s; choose kinds with
  * {@code -p kind=...}):
@@ -93,6 +95,10 @@ public class FamilyBenchmark {
     static final double RATE = 0.01;
     /** Keys from here on are never put nor probed; the setup's rate check uses them. */
     static final long ABSENT_CHECK_FROM = 1L << 45;
+    /** Keys from here on are put and removed by the setup's check of the put-and-remove kinds, never probed. */
+    static final long REMOVE_CHECK_FROM = 1L << 47;
+    /** How many keys that check puts and removes, and how many members it asks for afterwards. */
+    static final int REMOVE_CHECKS = 10_000;
     /** Keys per {@link #mightContainBatch} operation. */
     static final int BATCH = 64;
     /** Items per Commons layer, and in the first stage of our scalable filter: ten layers at 10^7. */
@@ -153,6 +159,7 @@ public class FamilyBenchmark {
             if (filter instanceof RemovableFilter) {
                 RemovableFilter<byte[]> removable = (RemovableFilter<byte[]>) filter;
                 put = key -> removable.put(key) & removable.remove(key);
+                requirePutRemoveUndoes();
             } else {
                 MembershipFilter<byte[]> target = create(kind);
                 put = cycling(target::put, target::clear);
@@ -236,6 +243,7 @@ public class FamilyBenchmark {
                     useLibrary(key -> counting.contains(CommonsBloom.hasher(key)),
                             key -> add.test(key) & counting.subtract(cells(key, shape)));
                     requireWorking(ELEMENTS);
+                    requirePutRemoveUndoes();
                     return;
                 }
                 case "commons-layered":
@@ -303,6 +311,27 @@ public class FamilyBenchmark {
         private void requireWorking(long members) {
             CommonsBloom.requireWorking(kind, mightContain, (i, key) -> ProbeKeys.fill(key, i), members,
                     ABSENT_CHECK_FROM, members < ELEMENTS ? 2_000 : 100_000, RATE);
+        }
+
+        /**
+         * For the kinds whose {@code put} benchmark times a put and the remove of the same key: the remove undoes the
+         * put. Keys put and removed are then answered as keys never put (at most twice the rate; a remove that did
+         * nothing, and so cost nothing, would leave every one of them found), and a sample of the members is still
+         * found (a remove that took more than its key would lose some).
+         */
+        private void requirePutRemoveUndoes() {
+            byte[] key = new byte[32];
+            int stillFound = 0;
+            for (long i = REMOVE_CHECK_FROM; i < REMOVE_CHECK_FROM + REMOVE_CHECKS; i++) {
+                put.test(ProbeKeys.fill(key, i));
+                stillFound += mightContain.test(key) ? 1 : 0;
+            }
+            if (stillFound > 2 * RATE * REMOVE_CHECKS) {
+                throw new IllegalStateException(kind + ": " + stillFound + " of " + REMOVE_CHECKS
+                        + " keys put and removed are still found; remove does not undo put");
+            }
+            CommonsBloom.requireWorking(kind + " after puts and removes", mightContain,
+                    (i, k) -> ProbeKeys.fill(k, i), REMOVE_CHECKS, ABSENT_CHECK_FROM, REMOVE_CHECKS, 0, 2 * RATE);
         }
 
         /** The batch reader's answers for members and keys never put are mightContain's, key for key. */
