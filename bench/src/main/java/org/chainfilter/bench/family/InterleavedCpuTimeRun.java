@@ -16,7 +16,8 @@ import org.chainfilter.common.filter.MembershipFilter;
  * A cross-check of {@link FamilyBenchmark}'s {@code mightContain} ratios for a shared, overloaded machine (not part of
  * {@code mvn verify}). JMH measures wall-clock time, so when other processes take the cores its figures swing with
  * their load; here every kind is measured in the same JVM, in interleaved rounds, by the thread's CPU time
- * ({@link ThreadMXBean#getCurrentThreadCpuTime()}), which does not count time the thread spent descheduled. One
+ * ({@link ThreadMXBean#getCurrentThreadCpuTime()}), which does not count time the thread spent descheduled (nor the
+ * garbage collector's threads: Guava's 232-248 B a call are collected off this clock, which favours Guava). One
  * run measures one of the family's kinds (so the library's call sites see one filter class, as in a JMH fork) against
  * Guava and two floors, one random read of a {@code long[]} the size of the blocked filter per lookup:
  * independent reads ({@code floor}, whose misses the processor may overlap) and dependent reads ({@code dep-floor},
