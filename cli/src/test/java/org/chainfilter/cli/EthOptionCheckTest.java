@@ -98,6 +98,36 @@ class EthOptionCheckTest {
         }
     }
 
+    /**
+     * The closed ends of the documented ranges are accepted: the command gets as far as the node (the closed port,
+     * one attempt) instead of refusing the value. Refusing --batch 1000, --until-block equal to --from or --to,
+     * --max-new-blocks 0 or --poll-interval 3600s passed every test, and a follow without --poll-interval could poll
+     * at another pace than the documented 2 s (from a mutation review).
+     */
+    @Test
+    void theEndsOfEveryRangeAreAcceptedAndTheFollowPollsEveryTwoSecondsByDefault(@TempDir Path dir) {
+        String unreachable = "chainfilter: eth_blockNumber failed once (retry limit 1); last error: ConnectException";
+        List<List<String>> accepted = List.of(
+                List.of("eth", "scan", "--from", "4", "--to", "4"),
+                List.of("eth", "scan", "--from", "0", "--batch", "1000", "--by-hash-max-run", "0"),
+                List.of("eth", "scan", "--from", "5", "--follow", "--until-block", "5"),
+                List.of("eth", "scan", "--from", "5", "--follow", "--to", "9", "--until-block", "9",
+                        "--max-new-blocks", "0"),
+                List.of("eth", "scan", "--from", "5", "--follow", "--poll-interval", "3600s", "--confirmations", "0"),
+                List.of("eth", "index", "build", "--index", dir.resolve("index").toString(), "--batch", "1000",
+                        "--confirmations", "0"));
+        for (List<String> command : accepted) {
+            List<String> args = new ArrayList<>(command);
+            args.addAll(List.of("--rpc", url, "--retries", "1"));
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(1, run.status, run::toString);
+            assertTrue(run.err.contains(unreachable), run::toString);
+        }
+        CliRun byDefault = CliRun.of("eth", "scan", "--rpc", url, "--from", "5", "--follow", "--retries", "1");
+        assertTrue(byDefault.err.startsWith("following from block 5: 12 confirmations, polling every 2s" + NL),
+                byDefault::toString);
+    }
+
     @Test
     void aCheckpointThatCannotBeWrittenIsRefusedBeforeTheScan(@TempDir Path dir) {
         assertRefused("--checkpoint " + dir + " is a directory, not a file",
