@@ -159,6 +159,12 @@ class EthIndexRpcCommandTest {
         assertEquals(0, again.status, again::toString);
         assertEquals("nothing to index: the next block is " + (head - 2) + ", and the last block with 3 confirmations is "
                 + (head - 3) + " (the head is " + head + ")" + System.lineSeparator(), again.err);
+        // A --to at the last confirmed block is not "beyond" it: no "indexing up to block N, not N" line (printing
+        // it for a --to equal to the confirmed block passed every test: from a mutation review).
+        CliRun atTheEdge = CliRun.of("eth", "index", "build", "--index", other.toString(), "--rpc", chain.node().url(),
+                "--confirmations", "3", "--to", Long.toString(head - 3));
+        assertEquals(0, atTheEdge.status, atTheEdge::toString);
+        assertEquals(again.err, atTheEdge.err);
         CliRun deep = CliRun.of("eth", "index", "build", "--index", dir.resolve("deep").toString(), "--rpc",
                 chain.node().url(), "--confirmations", "99999999");
         assertEquals("nothing to index: the next block is 0, and no block has 99999999 confirmations yet (the head is "
