@@ -194,6 +194,34 @@ class EthScanFollowTest {
         assertEquals(1, anvilLogs(watched, start + 2, start + 2).size(), "a matching log after the last block");
     }
 
+    /**
+     * A --to beyond the confirmed head: --max-new-blocks still counts from --to, not from the head the first pass saw
+     * (counting from the head, so stopping one block early here, passed every test: from a mutation review).
+     */
+    @Test
+    void maxNewBlocksCountsFromAToBeyondTheHead() {
+        String watched = chain.eventSources().get(2);
+        long start = head();
+        Background run = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from",
+                Long.toString(start - 1), "--to", Long.toString(start + 1), "--follow", "--max-new-blocks", "1",
+                "--confirmations", "0", "--poll-interval", "20ms", "--address", watched, "--topic", transfer());
+        run.awaitScannedUpTo(start);
+        for (int i = 0; i < 3; i++) {
+            mine(List.of(fire(watched, TRANSFER)));
+        }
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.err().strip().endsWith("follow block " + (start + 2) + " reached; last scanned block "
+                + (start + 2) + "; resume with --from " + (start + 3)), run::toString);
+        assertEquals(anvilLogs(watched, start - 1, start + 2), run.printed());
+        // A follow of the one block --from names it as scanned (it said "no block scanned" with a mutant that took
+        // the last scanned block for none when it was the --from block).
+        Background one = Background.start("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(start),
+                "--follow", "--until-block", Long.toString(start), "--confirmations", "0", "--address", watched);
+        assertEquals(0, one.status(), one::toString);
+        assertTrue(one.err().strip().endsWith("follow block " + start + " reached; last scanned block " + start
+                + "; resume with --from " + (start + 1)), one::toString);
+    }
+
     @Test
     void ctrlCStopsAtABlockBoundaryAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
             throws IOException, InterruptedException {
