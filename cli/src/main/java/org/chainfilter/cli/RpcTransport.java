@@ -8,7 +8,6 @@ import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.EventListener;
 
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.chainfilter.ethbloom.scan.BlockScanner;
 import org.chainfilter.ethbloom.scan.BoundedHttp;
@@ -102,14 +101,14 @@ final class RpcTransport {
 
     /**
      * Refuses a {@code --rpc} value that is not an {@code http://} or {@code https://} URL with a host, naming the
-     * option and the value. The check is OkHttp's own parse, the one every call makes; left to the first call, a
+     * option and the value. The check is {@link BoundedHttp#isHttpUrl}, OkHttp's own parse; left to the first call, a
      * malformed URL surfaced after the retries as {@code "eth_blockNumber failed: IllegalArgumentException: Expected
      * URL scheme 'http' or 'https' but no scheme was found for notaur..."}, cut short by OkHttp.
      *
      * @return {@code url}
      */
     static String checkUrl(String url) {
-        if (url == null || HttpUrl.parse(url) == null) {
+        if (!BoundedHttp.isHttpUrl(url)) {
             throw new IllegalArgumentException("--rpc '" + url + "' is not an http:// or https:// URL with a host"
                     + " (and a port up to 65535, if any), e.g. http://127.0.0.1:8545");
         }

@@ -66,6 +66,14 @@ public final class BoundedHttp {
         return Math.max(1, Runtime.getRuntime().maxMemory() / 4);
     }
 
+    /**
+     * Whether {@code url} is an {@code http://} or {@code https://} URL with a host (and a port up to 65535, if any):
+     * OkHttp's own parse, the one every call makes. {@link #service} refuses any other.
+     */
+    public static boolean isHttpUrl(String url) {
+        return url != null && HttpUrl.parse(url) != null;
+    }
+
     /** {@link #service(String, Duration, long)} with the default timeout (120 s) and size limit (64 MiB). */
     public static HttpService service(String url) {
         return service(url, Duration.ofSeconds(DEFAULT_CALL_TIMEOUT_SECONDS), DEFAULT_MAX_RESPONSE_BYTES);
@@ -92,9 +100,9 @@ public final class BoundedHttp {
      */
     public static HttpService service(String url, Duration callTimeout, long maxResponseBytes, long maxDecodedBytes) {
         Objects.requireNonNull(url, "url");
-        // OkHttp's own parse, the one every call makes: left to the first call, a malformed URL surfaces as a failed
-        // call (and is retried as one) instead of a refusal that names it.
-        if (HttpUrl.parse(url) == null) {
+        // Left to the first call, a malformed URL surfaces as a failed call (and is retried as one) instead of a
+        // refusal that names it.
+        if (!isHttpUrl(url)) {
             String shown = url.length() <= 200 ? url : url.substring(0, 200) + "... (" + url.length() + " chars)";
             throw new IllegalArgumentException("JSON-RPC URL '" + shown + "' is not an http:// or https:// URL with a"
                     + " host (and a port up to 65535, if any), e.g. http://127.0.0.1:8545");

@@ -269,8 +269,9 @@ class BoundedHttpTest {
                 + " host (and a port up to 65535, if any), e.g. http://127.0.0.1:8545",
                 assertThrows(IllegalArgumentException.class, () -> BoundedHttp.service(long201)).getMessage());
         for (String url : List.of("http://127.0.0.1:8545", "https://mainnet.example/v3/key", "HTTP://[::1]:1/")) {
-            assertTrue(BoundedHttp.service(url) != null, url);
+            assertTrue(BoundedHttp.isHttpUrl(url) && BoundedHttp.service(url) != null, url);
         }
+        assertTrue(!BoundedHttp.isHttpUrl(null) && !BoundedHttp.isHttpUrl("notaurl"));
     }
 
     /** An eth_getLogs answer of {@code n} empty objects: 3 bytes each, and about 54 times that once decoded. */
