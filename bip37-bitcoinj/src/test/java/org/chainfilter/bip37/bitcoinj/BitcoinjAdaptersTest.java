@@ -9,6 +9,7 @@ import java.util.Set;
 import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.TransactionOutPoint;
 import org.chainfilter.bip37.Bip37BloomFilter;
 import org.chainfilter.bip37.MerkleBlock;
 import org.chainfilter.btcwire.Block;
@@ -68,7 +69,10 @@ class BitcoinjAdaptersTest {
         assertEquals(outPoint, BitcoinjAdapters.fromBitcoinj(BitcoinjAdapters.toBitcoinj(outPoint)));
     }
 
-    /** An outpoint index is a uint32 (a coinbase input's is 0xffffffff): every bit of it crosses, both ways. */
+    /**
+     * An outpoint index is a uint32 (a coinbase input's is 0xffffffff): every bit of it crosses, both ways. The way
+     * back starts from bitcoinj's own outpoint, so a truncation there is not hidden by one on the way out.
+     */
     @Test
     void outpointIndicesKeepAll32Bits() {
         Hash256 txid = Hash256.fromDisplayHex("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
@@ -76,6 +80,8 @@ class BitcoinjAdaptersTest {
             OutPoint outPoint = new OutPoint(txid, index);
             assertEquals(index, BitcoinjAdapters.toBitcoinj(outPoint).index());
             assertArrayEquals(outPoint.toBytes(), BitcoinjAdapters.toBitcoinj(outPoint).serialize());
+            TransactionOutPoint theirs = new TransactionOutPoint(index, BitcoinjAdapters.toBitcoinj(txid));
+            assertEquals(outPoint, BitcoinjAdapters.fromBitcoinj(theirs));
         }
     }
 
