@@ -2,6 +2,7 @@ package org.chainfilter.bip37.bitcoinj;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -34,13 +35,33 @@ class BitcoinjAdaptersTest {
         IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
                 () -> BitcoinjAdapters.toBitcoinj(tx));
         assertEquals("bitcoinj refuses transaction " + tx.txid() + ": negative values not allowed", alone.getMessage());
-        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
-        List<Transaction> txs = new java.util.ArrayList<>(block.transactions());
-        txs.add(tx);
-        Block withIt = new Block(block.header(), txs);
+        Block withIt = lastIn13b8a(tx);
         IllegalArgumentException inBlock = assertThrows(IllegalArgumentException.class,
                 () -> BitcoinjAdapters.toBitcoinj(withIt));
         assertEquals(alone.getMessage(), inBlock.getMessage());
+    }
+
+    /**
+     * A segwit transaction bitcoinj refuses is named by its txid (the id the refusal of a legacy one gives), not by its
+     * wtxid, alone and inside a block.
+     */
+    @Test
+    void aRefusedSegwitTransactionIsNamedByItsTxid() {
+        Transaction tx = new Transaction(2, segwitSpend().inputs(), List.of(new TxOutput(-2, new byte[] {0x51})), 0);
+        assertNotEquals(tx.txid(), tx.wtxid());
+        String expected = "bitcoinj refuses transaction " + tx.txid() + ": negative values not allowed";
+        assertEquals(expected, assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.toBitcoinj(tx)).getMessage());
+        assertEquals(expected, assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.toBitcoinj(lastIn13b8a(tx))).getMessage());
+    }
+
+    /** Block 13b8a of the BIP37 vectors with {@code tx} appended (the header's merkle root no longer fits). */
+    private static Block lastIn13b8a(Transaction tx) {
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
+        List<Transaction> txs = new java.util.ArrayList<>(block.transactions());
+        txs.add(tx);
+        return new Block(block.header(), txs);
     }
 
     @Test
@@ -100,13 +121,10 @@ class BitcoinjAdaptersTest {
         org.bitcoinj.core.Transaction theirs = BitcoinjAdapters.toBitcoinj(tx);
         assertEquals(tx.wtxid(), BitcoinjAdapters.fromBitcoinj(theirs.getWTxId()));
         assertEquals(tx, BitcoinjAdapters.fromBitcoinj(theirs));
-        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
-        List<Transaction> txs = new java.util.ArrayList<>(block.transactions());
-        txs.add(tx);
-        Block withIt = new Block(block.header(), txs);
+        Block withIt = lastIn13b8a(tx);
         org.bitcoinj.core.Block theirBlock = BitcoinjAdapters.toBitcoinj(withIt);
-        assertEquals(tx.wtxid(), BitcoinjAdapters.fromBitcoinj(theirBlock.getTransactions().get(txs.size() - 1)
-                .getWTxId()));
+        assertEquals(tx.wtxid(), BitcoinjAdapters.fromBitcoinj(theirBlock.getTransactions()
+                .get(withIt.transactions().size() - 1).getWTxId()));
         assertEquals(withIt, BitcoinjAdapters.fromBitcoinj(theirBlock));
     }
 
