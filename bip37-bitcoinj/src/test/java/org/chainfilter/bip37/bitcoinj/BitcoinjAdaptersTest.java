@@ -26,6 +26,7 @@ class BitcoinjAdaptersTest {
     /**
      * A transaction Core's deserializer reads but bitcoinj refuses (an output of -2 satoshis) is named in the refusal,
      * alone and inside a block: bitcoinj's bare "negative values not allowed" did not say which (found by a review).
+     * bitcoinj's exception is the cause.
      */
     @Test
     void aTransactionBitcoinjRefusesIsNamed() {
@@ -39,6 +40,10 @@ class BitcoinjAdaptersTest {
         IllegalArgumentException inBlock = assertThrows(IllegalArgumentException.class,
                 () -> BitcoinjAdapters.toBitcoinj(withIt));
         assertEquals(alone.getMessage(), inBlock.getMessage());
+        // bitcoinj's own exception stays attached, with its stack trace into bitcoinj's parser.
+        for (IllegalArgumentException refusal : List.of(alone, inBlock)) {
+            assertEquals("negative values not allowed", refusal.getCause().getMessage());
+        }
     }
 
     /**
