@@ -185,8 +185,12 @@ class BitcoinjAdaptersTest {
                 () -> BitcoinjAdapters.fromBitcoinj(theirs));
         assertEquals(expected, e.getMessage());
         Transaction ours = new Transaction(1, List.of(), List.of(new TxOutput(1, Hex.decode(script))), 0);
+        String expectedOurs = expected.replace(theirs.getTxId().toString(), ours.txid().toString());
         e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.toBitcoinj(ours));
-        assertEquals(expected.replace(theirs.getTxId().toString(), ours.txid().toString()), e.getMessage());
+        assertEquals(expectedOurs, e.getMessage());
+        // Last in a block, bitcoinj's block parser would read the same different transaction, silently.
+        e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.toBitcoinj(lastIn13b8a(ours)));
+        assertEquals(expectedOurs, e.getMessage(), "inside our block too");
         org.bitcoinj.core.Block theirBlock = BitcoinjAdapters.toBitcoinj(Block.fromHex(Blocks.raw("block_dab013")));
         theirBlock.addTransaction(theirs);
         e = assertThrows(IllegalArgumentException.class, () -> BitcoinjAdapters.fromBitcoinj(theirBlock));
