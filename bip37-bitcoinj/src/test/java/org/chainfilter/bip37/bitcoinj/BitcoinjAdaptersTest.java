@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -156,6 +157,21 @@ class BitcoinjAdaptersTest {
         BloomFilter theirsReserved = BitcoinjAdapters.toBitcoinj(reserved);
         assertArrayEquals(reserved.toFilterLoad(), theirsReserved.serialize());
         assertEquals(0xfe, BitcoinjAdapters.fromBitcoinj(theirsReserved).flags());
+    }
+
+    /**
+     * Core's 0-byte match-all filter crosses as 0 bytes, both ways, with its hash count, negative nTweak and flags
+     * (bitcoinj's constructor would clamp it to 1 byte); bitcoinj then divides by zero on it, a pinned deviation.
+     */
+    @Test
+    void aZeroByteFilterCrossesAsZeroBytes() {
+        Bip37BloomFilter empty = Bip37BloomFilter.fromParts(new byte[0], 3, -5, 1);
+        BloomFilter theirs = BitcoinjAdapters.toBitcoinj(empty);
+        assertArrayEquals(Hex.decode("0003000000fbffffff01"), theirs.serialize());
+        assertThrows(ArithmeticException.class, () -> theirs.contains(new byte[] {1}));
+        Bip37BloomFilter back = BitcoinjAdapters.fromBitcoinj(theirs);
+        assertEquals(empty, back);
+        assertTrue(back.matchesAll());
     }
 
     @Test
