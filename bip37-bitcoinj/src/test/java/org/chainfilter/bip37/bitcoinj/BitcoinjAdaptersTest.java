@@ -12,7 +12,9 @@ import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.VerificationException;
 import org.chainfilter.bip37.Bip37BloomFilter;
+import org.chainfilter.bip37.InvalidMerkleBlockException;
 import org.chainfilter.bip37.MerkleBlock;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
@@ -182,6 +184,22 @@ class BitcoinjAdaptersTest {
         assertEquals(List.of(BitcoinjAdapters.toBitcoinj(block.txids().get(1)),
                 BitcoinjAdapters.toBitcoinj(block.txids().get(8))), theirs.getTransactionHashes());
         assertEquals(ours, BitcoinjAdapters.fromBitcoinj(theirs));
+    }
+
+    /**
+     * A merkle block whose tree does not prove its header's root (block dab013's header on a proof from 13b8a) crosses
+     * unchanged both ways: refusing it is for the receiver's verify() or getTransactionHashes(), not the conversion.
+     */
+    @Test
+    void aMerkleBlockThatDoesNotVerifyCrossesUnchanged() {
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
+        MerkleBlock proof = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(1)));
+        MerkleBlock misplaced = new MerkleBlock(Block.fromHex(Blocks.raw("block_dab013")).header(), proof.tree());
+        FilteredBlock theirs = BitcoinjAdapters.toBitcoinj(misplaced);
+        assertArrayEquals(misplaced.serialize(), theirs.serialize());
+        assertEquals(misplaced, BitcoinjAdapters.fromBitcoinj(theirs));
+        assertThrows(VerificationException.class, theirs::getTransactionHashes);
+        assertThrows(InvalidMerkleBlockException.class, misplaced::verify);
     }
 
     /**
