@@ -16,6 +16,7 @@ import org.bitcoinj.core.VerificationException;
 import org.chainfilter.bip37.Bip37BloomFilter;
 import org.chainfilter.bip37.InvalidMerkleBlockException;
 import org.chainfilter.bip37.MerkleBlock;
+import org.chainfilter.bip37.PartialMerkleTree;
 import org.chainfilter.btcwire.Block;
 import org.chainfilter.btcwire.Hash256;
 import org.chainfilter.btcwire.OutPoint;
@@ -200,6 +201,29 @@ class BitcoinjAdaptersTest {
         assertEquals(misplaced, BitcoinjAdapters.fromBitcoinj(theirs));
         assertThrows(VerificationException.class, theirs::getTransactionHashes);
         assertThrows(InvalidMerkleBlockException.class, misplaced::verify);
+    }
+
+    /**
+     * The padding bits after the last flag bit a tree uses are not checked by Core (only the byte count is) nor by
+     * bitcoinj: set, they still verify on both sides, and cross as sent.
+     */
+    @Test
+    void aMerkleBlocksUnusedFlagBitsCrossAsSent() {
+        Block block = Block.fromHex(Blocks.raw("block_13b8a"));
+        MerkleBlock proof = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(1), block.txids().get(8)));
+        PartialMerkleTree tree = proof.tree();
+        int used = tree.extractMatches().flagBitsUsed();
+        assertNotEquals(0, used % 8, "the last flag byte has padding bits");
+        byte[] flags = tree.flagBytes();
+        flags[flags.length - 1] |= (byte) (0xff << (used % 8));
+        MerkleBlock padded = new MerkleBlock(proof.header(), new PartialMerkleTree(tree.transactionCount(),
+                tree.hashes(), flags));
+        FilteredBlock theirs = BitcoinjAdapters.toBitcoinj(padded);
+        assertArrayEquals(padded.serialize(), theirs.serialize());
+        assertEquals(padded, BitcoinjAdapters.fromBitcoinj(theirs));
+        assertEquals(List.of(BitcoinjAdapters.toBitcoinj(block.txids().get(1)),
+                BitcoinjAdapters.toBitcoinj(block.txids().get(8))), theirs.getTransactionHashes());
+        assertEquals(proof.verify(), padded.verify());
     }
 
     /**
