@@ -44,6 +44,12 @@ class BitcoinjAdaptersTest {
         IllegalArgumentException inBlock = assertThrows(IllegalArgumentException.class,
                 () -> BitcoinjAdapters.toBitcoinj(withIt));
         assertEquals(alone.getMessage(), inBlock.getMessage());
+        // Two refused transactions: the first in block order is named.
+        Transaction later = new Transaction(1, tx.inputs(), List.of(new TxOutput(-3, new byte[] {0x51})), 0);
+        List<Transaction> both = new java.util.ArrayList<>(withIt.transactions());
+        both.add(later);
+        assertEquals(alone.getMessage(), assertThrows(IllegalArgumentException.class,
+                () -> BitcoinjAdapters.toBitcoinj(new Block(withIt.header(), both))).getMessage());
         // bitcoinj's own exception stays attached, with its stack trace into bitcoinj's parser.
         for (IllegalArgumentException refusal : List.of(alone, inBlock)) {
             assertEquals("negative values not allowed", refusal.getCause().getMessage());
