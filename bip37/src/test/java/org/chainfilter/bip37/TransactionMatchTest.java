@@ -87,6 +87,20 @@ class TransactionMatchTest {
                 List.of(new TxOutput(1000, scriptPubKey)), 0);
     }
 
+    /**
+     * Core returns true after the outputs when the txid alone matched, before it looks at any input: a transaction
+     * without outputs whose txid is in the filter matches, although its one input is not in the filter.
+     */
+    @Test
+    void aTxidHitMatchesEvenWithoutOutputs() {
+        Transaction tx = new Transaction(1, List.of(new TxInput(new OutPoint(Hash256.ZERO, 0), hex("01aa"),
+                0xffffffffL, List.of())), List.of(), 0);
+        Bip37BloomFilter filter = fresh(1);
+        assertFalse(filter.copy().isRelevantAndUpdate(tx));
+        filter.insert(tx.txid());
+        assertTrue(filter.isRelevantAndUpdate(tx));
+    }
+
     /** Core skips empty pushes: OP_0 never matches, even though an empty item is in the filter. */
     @Test
     void emptyPushesNeverMatch() {
