@@ -237,6 +237,13 @@ class TransactionMatchTest {
         }
     }
 
+    /** Core's MatchMultisig starts with {@code script.size() < 1}: an empty script is no multisig, not an error. */
+    @Test
+    void anEmptyScriptIsNeitherPubKeyNorMultisig() {
+        assertFalse(StandardScripts.isBareMultisig(new byte[0]));
+        assertFalse(StandardScripts.isPayToPubKeyOrBareMultisig(new byte[0]));
+    }
+
     @Test
     void multisigWithAMinimalPushForTheNumbers() {
         StringBuilder keys = new StringBuilder();
