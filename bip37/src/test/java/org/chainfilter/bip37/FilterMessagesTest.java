@@ -37,6 +37,17 @@ class FilterMessagesTest {
         assertEquals("filter has 51 hash functions; BIP37 allows at most 50", e.getMessage());
     }
 
+    /** nHashFuncs is Core's uint32: 0x80000000 and 0xffffffff are counts far above 50, not negative numbers. */
+    @Test
+    void hashFunctionCountsWithTheTopBitSetAreUnsigned() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.parseFilterLoadHex("01aa" + "ffffffff" + "00000000" + "00"));
+        assertEquals("filter has 4294967295 hash functions; BIP37 allows at most 50", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.parseFilterLoadHex("01aa" + "00000080" + "00000000" + "00"));
+        assertEquals("filter has 2147483648 hash functions; BIP37 allows at most 50", e.getMessage());
+    }
+
     /** btcd TestFilterLoadMaxHashFuncsSize: 10 bytes of 0xff, 61 hash functions. */
     @Test
     void btcdTooManyHashFunctionsPayload() {
