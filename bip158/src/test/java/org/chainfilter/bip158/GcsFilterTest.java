@@ -489,4 +489,16 @@ class GcsFilterTest {
         assertEquals("query item 0 is null",
                 assertThrows(IllegalArgumentException.class, () -> GcsQuery.of(withNull)).getMessage());
     }
+
+    /**
+     * A key is exactly 16 bytes: GcsParams.of(byte[]) checking only for short keys, so that a 17-byte key was silently
+     * cut to its first 16, passed every test (found by a mutation review).
+     */
+    @Test
+    void aKeyLongerThanSixteenBytesIsRefused() {
+        assertEquals("GCS key is 17 bytes; it must be exactly 16 bytes",
+                assertThrows(IllegalArgumentException.class, () -> GcsParams.of(new byte[17], 19, 784931)).getMessage());
+        assertEquals("GCS key is 32 bytes; it must be exactly 16 bytes",
+                assertThrows(IllegalArgumentException.class, () -> GcsParams.of(new byte[32], 19, 784931)).getMessage());
+    }
 }
