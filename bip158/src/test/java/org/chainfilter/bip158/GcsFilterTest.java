@@ -512,4 +512,18 @@ class GcsFilterTest {
         assertNotEquals(KEY_00_0F, other);
         assertNotEquals(KEY_00_0F.hash(new byte[] {1, 2, 3}), other.hash(new byte[] {1, 2, 3}));
     }
+
+    /**
+     * withKey changes the key and nothing else: a withKey that put back BIP158's M passed every test, because every
+     * test that rekeys uses BIP158's parameters already (found by a mutation review).
+     */
+    @Test
+    void withKeyKeepsPAndM() {
+        GcsParams rekeyed = GcsParams.of(0, 0, 7, 1000).withKey(5, 6);
+        assertEquals(5, rekeyed.k0());
+        assertEquals(6, rekeyed.k1());
+        assertEquals(7, rekeyed.p());
+        assertEquals(1000, rekeyed.m());
+        assertEquals(GcsParams.of(5, 6, 7, 1000), rekeyed);
+    }
 }
