@@ -526,4 +526,18 @@ class GcsFilterTest {
         assertEquals(1000, rekeyed.m());
         assertEquals(GcsParams.of(5, 6, 7, 1000), rekeyed);
     }
+
+    /**
+     * The same bytes under another key are another set (they match other items): GcsFilter.equals comparing only the
+     * encoded bytes passed every test (found by a mutation review).
+     */
+    @Test
+    void theSameBytesUnderAnotherKeyAreAnotherFilter() {
+        byte[] bytes = Hex.decode("019dfca8");
+        GcsFilter filter = GcsFilter.parse(KEY_00_0F, bytes);
+        assertEquals(filter, GcsFilter.parse(KEY_00_0F, bytes));
+        assertEquals(filter.hashCode(), GcsFilter.parse(KEY_00_0F, bytes).hashCode());
+        assertNotEquals(filter, GcsFilter.parse(KEY_00_0F.withKey(1, 2), bytes));
+        assertNotEquals(filter, GcsFilter.parse(GcsParams.of(KEY_00_0F.key(), 19, 784932), bytes));
+    }
 }
