@@ -2,6 +2,7 @@ package org.chainfilter.bip158;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,5 +170,24 @@ class BasicFilterTest {
         assertEquals("43497fd7f826957108f4a30fd9cec3ae", Hex.encode(params.key()));
         assertEquals(19, params.p());
         assertEquals(784931, params.m());
+    }
+
+    /**
+     * A basic filter is the filter of one block: the same bytes for two blocks are two different filters, even when
+     * the hashes share the 16 bytes that key the set (the filter's parameters are then equal). BasicFilter.equals
+     * ignoring the block hash passed every test (found by a mutation review).
+     */
+    @Test
+    void equalBytesForDifferentBlocksAreDifferentFilters() {
+        Hash256 genesis = Hash256.fromDisplayHex("000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943");
+        byte[] internal = genesis.internalBytes();
+        internal[31] ^= 1;
+        Hash256 sameKey = Hash256.fromInternalBytes(internal);
+        byte[] filter = Hex.decode("019dfca8");
+        BasicFilter genesisFilter = BasicFilter.parse(genesis, filter);
+        assertEquals(genesisFilter, BasicFilter.parse(genesis, filter.clone()));
+        assertEquals(genesisFilter.gcs(), BasicFilter.parse(sameKey, filter).gcs());
+        assertNotEquals(genesisFilter, BasicFilter.parse(sameKey, filter));
+        assertNotEquals(genesisFilter, BasicFilter.parse(Hash256.ZERO, filter));
     }
 }
