@@ -2,6 +2,7 @@ package org.chainfilter.bip158;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -319,5 +320,13 @@ class Bip157MessagesTest {
 
     private static void assertMessage(String expected, Executable executable) {
         assertEquals(expected, assertThrows(IllegalArgumentException.class, executable).getMessage());
+    }
+
+    /** CFilter.equals ignoring the block hash passed every test (found by a mutation review). */
+    @Test
+    void cfiltersOfDifferentBlocksAreNotEqual() {
+        byte[] filter = Hex.decode("019dfca8");
+        assertEquals(new CFilter(STOP, filter), new CFilter(STOP, filter.clone()));
+        assertNotEquals(new CFilter(STOP, filter), new CFilter(Hash256.ZERO, filter));
     }
 }
