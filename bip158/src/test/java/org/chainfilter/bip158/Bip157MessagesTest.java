@@ -329,4 +329,18 @@ class Bip157MessagesTest {
         assertEquals(new CFilter(STOP, filter), new CFilter(STOP, filter.clone()));
         assertNotEquals(new CFilter(STOP, filter), new CFilter(Hash256.ZERO, filter));
     }
+
+    /**
+     * CFHeaders.equals ignoring the previous filter header passed every test (found by a mutation review): two such
+     * messages give different header chains.
+     */
+    @Test
+    void cfheadersOnDifferentPreviousHeadersAreNotEqual() {
+        List<Hash256> hashes = List.of(STOP);
+        CFHeaders onZero = new CFHeaders(STOP, Hash256.ZERO, hashes);
+        CFHeaders onStop = new CFHeaders(STOP, STOP, hashes);
+        assertEquals(onZero, new CFHeaders(STOP, Hash256.ZERO, hashes));
+        assertNotEquals(onZero.headers(), onStop.headers());
+        assertNotEquals(onZero, onStop);
+    }
 }
