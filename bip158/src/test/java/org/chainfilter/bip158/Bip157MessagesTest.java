@@ -343,4 +343,12 @@ class Bip157MessagesTest {
         assertNotEquals(onZero.headers(), onStop.headers());
         assertNotEquals(onZero, onStop);
     }
+
+    /** CFCheckpt.equals ignoring the stop hash passed every test (found by a mutation review). */
+    @Test
+    void cfcheckptsUpToDifferentStopHashesAreNotEqual() {
+        List<Hash256> headers = List.of(Hash256.ZERO);
+        assertEquals(new CFCheckpt(STOP, headers), new CFCheckpt(STOP, headers));
+        assertNotEquals(new CFCheckpt(STOP, headers), new CFCheckpt(Hash256.ZERO, headers));
+    }
 }
