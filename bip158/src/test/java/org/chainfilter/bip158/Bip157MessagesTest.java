@@ -351,4 +351,17 @@ class Bip157MessagesTest {
         assertEquals(new CFCheckpt(STOP, headers), new CFCheckpt(STOP, headers));
         assertNotEquals(new CFCheckpt(STOP, headers), new CFCheckpt(Hash256.ZERO, headers));
     }
+
+    /**
+     * getcfilters and getcfheaders share their payload but are different requests: FilterRangeRequest.equals ignoring
+     * the command passed every test (found by a mutation review).
+     */
+    @Test
+    void getcfiltersAndGetcfheadersForTheSameRangeAreNotEqual() {
+        FilterRangeRequest filters = FilterRangeRequest.getCFilters(1000, STOP);
+        FilterRangeRequest headers = FilterRangeRequest.getCFHeaders(1000, STOP);
+        assertArrayEquals(filters.serialize(), headers.serialize());
+        assertEquals(filters, FilterRangeRequest.getCFilters(1000, STOP));
+        assertNotEquals(filters, headers);
+    }
 }
