@@ -405,4 +405,29 @@ class ConformanceRunnerTest {
                 "0 passed, 1 failed: height (BIP34, the coinbase's first push): expected 227931 got 926485"),
                 outcomes);
     }
+
+    /**
+     * A bip158-basic vector whose height the block must state (from mainnet's BIP34 height on, version 2 or more) but
+     * whose block has no coinbase to state it: no transaction at all, or a first transaction without inputs (Core's
+     * empty vin with a zero flags byte). It fails with a mismatch naming the height, not with an
+     * IndexOutOfBoundsException from looking for the coinbase's first push (a crash the fuzz contract counts as a
+     * finding; found by a mutation review).
+     */
+    @Test
+    void aBip158HeightCheckOfABlockWithoutACoinbaseInputIsAMismatch() {
+        String header = "02000000" + "00".repeat(32) + "00".repeat(32) + "00000000" + "ffff001d" + "00000000";
+        String noInputs = "01000000" + "00" + "00" + "00000000";
+        List<String> details = new ArrayList<>();
+        for (String block : List.of(header + "00", header + "01" + noInputs)) {
+            VectorFile file = VectorFile.parse("b.json", "{\"suite\": \"bip158-basic\", \"source\": \"s\","
+                    + " \"vectors\": [{\"name\": \"x\", \"height\": 300000, \"block\": \"" + block + "\","
+                    + " \"prevoutScripts\": [], \"prevHeader\": \"" + "00".repeat(32) + "\", \"filter\": \"00\","
+                    + " \"header\": \"" + "00".repeat(32) + "\"}]}");
+            ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+            assertEquals("0 passed, 1 failed", report.summaryLine());
+            details.add(report.failures().get(0).detail());
+        }
+        assertEquals(List.of("height (BIP34, the coinbase's first push): expected 300000 got -1",
+                "height (BIP34, the coinbase's first push): expected 300000 got -1"), details);
+    }
 }

@@ -68,9 +68,13 @@ public final class Bip158BasicSuite implements SuiteExecutor {
     /**
      * The number the coinbase's scriptSig starts with, as BIP34 writes the height ({@code CScript() << nHeight}):
      * {@code OP_0}, {@code OP_1}..{@code OP_16}, or a push of up to 8 bytes, little-endian with a sign bit; -1 when it
-     * starts otherwise.
+     * starts otherwise, or when the block has no coinbase input to state it (no transaction, or a first transaction
+     * without inputs: both parse, and looking for the push threw an ArrayIndexOutOfBoundsException).
      */
     private static long coinbaseHeight(Block block) {
+        if (block.transactions().isEmpty() || block.transactions().get(0).inputs().isEmpty()) {
+            return -1;
+        }
         ScriptIterator script = new ScriptIterator();
         block.transactions().get(0).inputs().get(0).iterateScriptSig(script);
         if (!script.next()) {
