@@ -430,4 +430,18 @@ class ConformanceRunnerTest {
         assertEquals(List.of("height (BIP34, the coinbase's first push): expected 300000 got -1",
                 "height (BIP34, the coinbase's first push): expected 300000 got -1"), details);
     }
+
+    /**
+     * A skipped vector is reported under its own name, as a passed or failed one is: one result per vector, each
+     * saying which. Skipping an unknown suite's vectors under an empty name passed every test (from a mutation review).
+     */
+    @Test
+    void eachSkippedVectorIsNamed() {
+        VectorFile unknown = VectorFile.parse("u.json",
+                "{\"suite\": \"future-suite\", \"source\": \"s\", \"vectors\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}");
+        assertEquals(List.of("SKIPPED u.json 'a': unknown suite 'future-suite'",
+                        "SKIPPED u.json 'b': unknown suite 'future-suite'"),
+                ChainfilterSuites.runner().run(List.of(unknown)).results().stream().map(VectorResult::describe)
+                        .toList());
+    }
 }
