@@ -444,4 +444,16 @@ class ConformanceRunnerTest {
                 ChainfilterSuites.runner().run(List.of(unknown)).results().stream().map(VectorResult::describe)
                         .toList());
     }
+
+    /**
+     * A parse that returns, even null, accepted the payload: a vector stating it invalid fails. Taking a null answer
+     * for a refusal passed every test (from a mutation review).
+     */
+    @Test
+    void aParseAnsweringNullAcceptedThePayload() {
+        Supplier<String> answersNull = () -> null;
+        assertEquals("valid: expected false got true (accepted null)", assertThrows(Mismatch.class,
+                () -> Expect.validity(false, answersNull, IllegalArgumentException.class, v -> "accepted " + v))
+                .getMessage());
+    }
 }
