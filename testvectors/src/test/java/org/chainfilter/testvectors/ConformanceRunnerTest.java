@@ -456,4 +456,16 @@ class ConformanceRunnerTest {
                 () -> Expect.validity(false, answersNull, IllegalArgumentException.class, v -> "accepted " + v))
                 .getMessage());
     }
+
+    /**
+     * Values are compared exactly: a hash or txid differing from the expectation only in case is a mismatch (the suites
+     * lower-case hex on both sides before comparing, so comparing ignoring case passed every test; from a mutation
+     * review).
+     */
+    @Test
+    void equalComparesExactly() throws Exception {
+        assertEquals("root: expected ab got AB",
+                assertThrows(Mismatch.class, () -> Expect.equal("root", "ab", "AB")).getMessage());
+        Expect.equal("match", true, Boolean.valueOf("true"));
+    }
 }
