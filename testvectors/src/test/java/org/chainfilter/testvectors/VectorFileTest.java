@@ -253,4 +253,19 @@ class VectorFileTest {
             assertEquals(List.of(), bundled.warnings(), bundled.origin());
         }
     }
+
+    /**
+     * An integer too large for the type is refused, not wrapped: a count of 2^32 + 1 was read as 1 and a uint32 of
+     * 2^64 + 1 as 1 (Jackson's asInt / asLong cut the value) when the range checks were left to the sign alone; both
+     * passed every test (from a mutation review).
+     */
+    @Test
+    void integersTooLargeForTheirTypeAreRefusedNotWrapped() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"elements\": 4294967297,"
+                + " \"tweak\": 18446744073709551617}")).vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'elements' must be a non-negative integer up to 2147483647; it is number"
+                + " 4294967297", assertThrows(VectorFormatException.class, () -> v.count("elements")).getMessage());
+        assertEquals("vector 1 ('x'): field 'tweak' must be a uint32 number (0 .. 4294967295); it is number"
+                + " 18446744073709551617", assertThrows(VectorFormatException.class, () -> v.uint32("tweak")).getMessage());
+    }
 }
