@@ -268,4 +268,18 @@ class VectorFileTest {
         assertEquals("vector 1 ('x'): field 'tweak' must be a uint32 number (0 .. 4294967295); it is number"
                 + " 18446744073709551617", assertThrows(VectorFormatException.class, () -> v.uint32("tweak")).getMessage());
     }
+
+    /**
+     * A number written as a string is not a number, nor a number a string: {@code "fpRate": "0.01"} was read as 0.01
+     * when number() took text, and text() taking any scalar passed every test (from a mutation review).
+     */
+    @Test
+    void numbersAndStringsAreNotReadAsEachOther() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"fpRate\": \"0.01\", \"txid\": 5}"))
+                .vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'fpRate' must be a number; it is string \"0.01\"",
+                assertThrows(VectorFormatException.class, () -> v.number("fpRate")).getMessage());
+        assertEquals("vector 1 ('x'): field 'txid' must be a string; it is number 5",
+                assertThrows(VectorFormatException.class, () -> v.text("txid")).getMessage());
+    }
 }
