@@ -282,4 +282,16 @@ class VectorFileTest {
         assertEquals("vector 1 ('x'): field 'txid' must be a string; it is number 5",
                 assertThrows(VectorFormatException.class, () -> v.text("txid")).getMessage());
     }
+
+    /**
+     * A required field given as JSON null is missing, as the schema's absent field is, and is called that: it was
+     * called "must be a hex string; it is null null" when only a field not written at all counted as missing (from a
+     * mutation review).
+     */
+    @Test
+    void aRequiredFieldGivenAsNullIsMissing() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"hash\": null}")).vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'hash' is missing",
+                assertThrows(VectorFormatException.class, () -> v.hex("hash")).getMessage());
+    }
 }
