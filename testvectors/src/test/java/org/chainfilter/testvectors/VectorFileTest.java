@@ -294,4 +294,22 @@ class VectorFileTest {
         assertEquals("vector 1 ('x'): field 'hash' is missing",
                 assertThrows(VectorFormatException.class, () -> v.hex("hash")).getMessage());
     }
+
+    /**
+     * Errors inside nested lists name the item: {@code matched[1]} rather than {@code matched}, {@code topics[1][0]}
+     * rather than {@code topics[1]} (naming the list passed every test; from a mutation review). A topic position given
+     * as a string is refused, never read as the null wildcard (which let an eth-log-filter vector pass on any bloom).
+     */
+    @Test
+    void errorsInNestedListsNameTheItem() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"matched\": [{\"index\": 0}, 7],"
+                + " \"topics\": [null, [\"zz\"]], \"stringTopic\": [\"0xab\"]}")).vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'matched[1]' must be an object; it is number 7",
+                assertThrows(VectorFormatException.class, () -> v.objects("matched")).getMessage());
+        assertEquals("vector 1 ('x'): field 'topics[1][0]' must be a hex string: not a hex digit: 'z' at position 0",
+                assertThrows(VectorFormatException.class, () -> v.nullableHexLists("topics")).getMessage());
+        assertEquals("vector 1 ('x'): field 'stringTopic[0]' must be null or a list of hex strings; it is string"
+                + " \"0xab\"", assertThrows(VectorFormatException.class, () -> v.nullableHexLists("stringTopic"))
+                .getMessage());
+    }
 }
