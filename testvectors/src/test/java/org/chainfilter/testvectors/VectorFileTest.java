@@ -312,4 +312,12 @@ class VectorFileTest {
                 + " \"0xab\"", assertThrows(VectorFormatException.class, () -> v.nullableHexLists("stringTopic"))
                 .getMessage());
     }
+
+    /** Neither of two alternative fields: the message names both (it named only the second; from a mutation review). */
+    @Test
+    void neitherAlternativeIsRefusedNamingBoth() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\"}")).vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'filter' is missing (give 'filter' or 'filterload')",
+                assertThrows(VectorFormatException.class, () -> v.oneOf("filter", "filterload")).getMessage());
+    }
 }
