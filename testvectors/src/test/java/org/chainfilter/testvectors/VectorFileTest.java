@@ -320,4 +320,20 @@ class VectorFileTest {
         assertEquals("vector 1 ('x'): field 'filter' is missing (give 'filter' or 'filterload')",
                 assertThrows(VectorFormatException.class, () -> v.oneOf("filter", "filterload")).getMessage());
     }
+
+    /**
+     * A file on disk larger than the limit is refused by its size, before it is read, naming the file and its size;
+     * one byte over is enough (allowing one byte more, or not looking at the size at all, passed every test: the
+     * bounded stream read then refused it, after reading it; from a mutation review).
+     */
+    @Test
+    void aFileLargerThanTheLimitIsRefusedByItsSize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path big = dir.resolve("big.json");
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(VectorFile.MAX_FILE_BYTES + 1L);
+        }
+        assertEquals(big + ": file is 67108865 bytes; a vector file may be at most 67108864 bytes",
+                assertThrows(VectorFormatException.class, () -> VectorFile.read(big)).getMessage());
+    }
 }
