@@ -336,4 +336,24 @@ class VectorFileTest {
         assertEquals(big + ": file is 67108865 bytes; a vector file may be at most 67108864 bytes",
                 assertThrows(VectorFormatException.class, () -> VectorFile.read(big)).getMessage());
     }
+
+    /**
+     * Every field the schema gives a suite is known to the warnings, the optional ones no bundled vector carries
+     * included (a bip37-tx-match filterloadAfter), and a bip37-merkleblock-verify match is looked into as a
+     * bip37-merkleblock one is. Leaving filterloadAfter out of the tx-match fields (a false warning) and the verify
+     * suite's matched[] out altogether (a misspelt index unwarned) each passed every test (from a mutation review).
+     */
+    @Test
+    void theWarningsKnowEveryFieldOfTheSchema() {
+        VectorFile txMatch = VectorFile.parse("t.json", "{\"suite\": \"bip37-tx-match\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"a\", \"filter\": {\"elements\": 1, \"fpRate\": 0.01, \"tweak\": 0,"
+                + " \"flags\": 0, \"insert\": []}, \"tx\": \"00\", \"match\": false, \"filterloadAfter\": \"00\","
+                + " \"containsAfter\": [], \"absentAfter\": []}]}");
+        assertEquals(List.of(), txMatch.warnings());
+        VectorFile verify = VectorFile.parse("v.json", "{\"suite\": \"bip37-merkleblock-verify\", \"source\":"
+                + " \"s\", \"vectors\": [{\"name\": \"b\", \"merkleblock\": \"00\", \"valid\": true, \"root\":"
+                + " \"00\", \"matched\": [{\"index\": 0, \"txid\": \"00\"}, {\"idx\": 1, \"txid\": \"00\"}]}]}");
+        assertEquals(List.of("v.json vector 1 ('b'): matched[1]: field 'idx' is not a field of bip37-merkleblock-verify"
+                + " matched[] in the schema, so nothing checks it (the schema's: index, txid)"), verify.warnings());
+    }
 }
