@@ -356,4 +356,18 @@ class VectorFileTest {
         assertEquals(List.of("v.json vector 1 ('b'): matched[1]: field 'idx' is not a field of bip37-merkleblock-verify"
                 + " matched[] in the schema, so nothing checks it (the schema's: index, txid)"), verify.warnings());
     }
+
+    /**
+     * An object nested in a vector of a suite whose schema gives it no such object is warned about once, by its own
+     * name, not judged against the vector's fields (a lookup falling back to the suite's top-level fields warned of
+     * 'tweek' a second time and passed every test; from a mutation review).
+     */
+    @Test
+    void aNestedObjectTheSuiteDoesNotHaveIsWarnedAboutOnce() {
+        VectorFile filter = VectorFile.parse("f.json", "{\"suite\": \"bip37-filter\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"a\", \"filter\": {\"tweek\": 1}}]}");
+        assertEquals(List.of("f.json vector 1 ('a'): field 'filter' is not a field of bip37-filter in the schema, so"
+                + " nothing checks it (the schema's: elements, fpRate, tweak, flags, insert, contains, absent,"
+                + " filterload)"), filter.warnings());
+    }
 }
