@@ -468,4 +468,18 @@ class ConformanceRunnerTest {
                 assertThrows(Mismatch.class, () -> Expect.equal("root", "ab", "AB")).getMessage());
         Expect.equal("match", true, Boolean.valueOf("true"));
     }
+
+    /**
+     * A filter's flags are a byte: 256 is a malformed vector, not a filter of some other flags (refusing only from 257
+     * on passed every test; from a mutation review).
+     */
+    @Test
+    void flagsAboveAByteAreMalformed() {
+        VectorFile file = VectorFile.parse("f.json", "{\"suite\": \"bip37-filter\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"x\", \"elements\": 1, \"fpRate\": 0.01, \"tweak\": 0,"
+                + " \"flags\": 256, \"insert\": [], \"filterload\": \"00\"}]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        assertEquals("malformed vector: vector 1 ('x'): field 'flags' must be a byte (0 .. 255); it is 256",
+                report.failures().get(0).detail());
+    }
 }
