@@ -482,4 +482,29 @@ class ConformanceRunnerTest {
         assertEquals("malformed vector: vector 1 ('x'): field 'flags' must be a byte (0 .. 255); it is 256",
                 report.failures().get(0).detail());
     }
+
+    /**
+     * The after-state lists are checked beside a filterloadAfter, not instead of it: the bundled vector whose matched
+     * output's outpoint the filter takes in, given its right filterloadAfter and that outpoint moved from containsAfter to
+     * absentAfter, fails. No bundled vector states a filterloadAfter, so checking the lists only without one passed
+     * every test (from a mutation review).
+     */
+    @Test
+    void theAfterListsAreCheckedBesideAFilterloadAfter() throws Exception {
+        Vector update = Suites.bundled("bip37-tx-match.core.json").vectors().get(12);
+        Fields params = update.object("filter");
+        org.chainfilter.bip37.Bip37BloomFilter filter = org.chainfilter.bip37.Bip37BloomFilter.fromElementsAndRate(
+                params.count("elements"), params.number("fpRate"), (int) params.uint32("tweak"), params.count("flags"));
+        params.hexList("insert").forEach(filter::insert);
+        assertTrue(filter.isRelevantAndUpdate(org.chainfilter.btcwire.Transaction.parse(update.hex("tx"))));
+        ObjectNode right = update.node().deepCopy();
+        right.put("filterloadAfter", Hex.encode(filter.toFilterLoad()));
+        ObjectNode wrong = right.deepCopy();
+        wrong.put("name", "outpoint listed as absent");
+        wrong.set("absentAfter", wrong.remove("containsAfter"));
+        VectorFile file = VectorFile.parse("t.json", "{\"suite\": \"bip37-tx-match\", \"source\": \"s\","
+                + " \"vectors\": [" + right + ", " + wrong + "]}");
+        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file)).results()
+                .stream().map(VectorResult::outcome).toList());
+    }
 }
