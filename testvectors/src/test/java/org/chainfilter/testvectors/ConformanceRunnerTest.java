@@ -507,4 +507,21 @@ class ConformanceRunnerTest {
         assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file)).results()
                 .stream().map(VectorResult::outcome).toList());
     }
+
+    /**
+     * A valid merkle block's matches are compared when the vector lists them, an empty list included: stating no
+     * matches for a block that proves one fails (comparing only a non-empty list passed every test; from a mutation
+     * review).
+     */
+    @Test
+    void anEmptyMatchedListIsCompared() {
+        ObjectNode verify = Suites.bundled("bip37-merkleblock-verify.core.json").vectors().get(0).node().deepCopy();
+        verify.putArray("matched");
+        VectorFile file = VectorFile.parse("v.json", "{\"suite\": \"bip37-merkleblock-verify\", \"source\": \"s\","
+                + " \"vectors\": [" + verify + "]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        assertEquals("0 passed, 1 failed", report.summaryLine());
+        assertTrue(report.failures().get(0).detail().startsWith("matched: expected [] got [0:63194f18"),
+                report.failures().get(0).detail());
+    }
 }
