@@ -524,4 +524,19 @@ class ConformanceRunnerTest {
         assertTrue(report.failures().get(0).detail().startsWith("matched: expected [] got [0:63194f18"),
                 report.failures().get(0).detail());
     }
+
+    /**
+     * An eth-bloom log without its address or its topics is malformed, not a log of the rest alone (skipping either
+     * when missing passed every test; from a mutation review).
+     */
+    @Test
+    void anEthBloomLogWithoutAnAddressOrTopicsIsMalformed() {
+        VectorFile file = VectorFile.parse("b.json", "{\"suite\": \"eth-bloom\", \"source\": \"s\", \"vectors\":"
+                + " [{\"name\": \"x\", \"logs\": [{\"topics\": []}], \"bloom\": \"" + "00".repeat(256) + "\"},"
+                + " {\"name\": \"y\", \"logs\": [{\"address\": \"" + "11".repeat(20) + "\"}], \"bloom\": \""
+                + "00".repeat(256) + "\"}]}");
+        assertEquals(List.of("malformed vector: vector 1 ('x'): field 'logs[0].address' is missing",
+                        "malformed vector: vector 2 ('y'): field 'logs[0].topics' is missing"),
+                ChainfilterSuites.runner().run(List.of(file)).failures().stream().map(VectorResult::detail).toList());
+    }
 }
