@@ -556,4 +556,16 @@ class ConformanceRunnerTest {
         assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file)).results()
                 .stream().map(VectorResult::outcome).toList());
     }
+
+    /**
+     * A murmur3 hash of other than 4 bytes is a malformed vector, said so, not a mismatch of lengths (reading the hash
+     * at any length passed every test; from a mutation review).
+     */
+    @Test
+    void aMurmurHashOfTheWrongLengthIsMalformed() {
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(
+                murmur("{\"name\": \"x\", \"seed\": 4221880213, \"data\": \"\", \"hash\": \"6a396f0800\"}")));
+        assertEquals("malformed vector: vector 1 ('x'): field 'hash' must be 4 bytes of hex; it is 5 bytes",
+                report.failures().get(0).detail());
+    }
 }
