@@ -568,4 +568,18 @@ class ConformanceRunnerTest {
         assertEquals("malformed vector: vector 1 ('x'): field 'hash' must be 4 bytes of hex; it is 5 bytes",
                 report.failures().get(0).detail());
     }
+
+    /**
+     * An eth-log-filter vector states its filter whole: without topics (as without addresses) it is malformed, never
+     * run as a filter without topic constraints (reading a missing topics as none passed every test; from a mutation
+     * review).
+     */
+    @Test
+    void anEthLogFilterWithoutTopicsIsMalformed() {
+        VectorFile file = VectorFile.parse("l.json", "{\"suite\": \"eth-log-filter\", \"source\": \"s\","
+                + " \"vectors\": [{\"name\": \"x\", \"bloom\": \"" + "00".repeat(256) + "\", \"addresses\": [],"
+                + " \"couldMatch\": true}]}");
+        assertEquals("malformed vector: vector 1 ('x'): field 'topics' is missing",
+                ChainfilterSuites.runner().run(List.of(file)).failures().get(0).detail());
+    }
 }
