@@ -370,4 +370,16 @@ class VectorFileTest {
                 + " nothing checks it (the schema's: elements, fpRate, tweak, flags, insert, contains, absent,"
                 + " filterload)"), filter.warnings());
     }
+
+    /**
+     * A long wrong value is shown cut to its first 40 characters, so that a message stays one line (showing it whole
+     * passed every test; from a mutation review).
+     */
+    @Test
+    void aLongWrongValueIsShownCut() {
+        Vector v = VectorFile.parse("f.json", file("{\"name\": \"x\", \"seed\": \"" + "7".repeat(100) + "\"}"))
+                .vectors().get(0);
+        assertEquals("vector 1 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); it is string \""
+                + "7".repeat(39) + "…", assertThrows(VectorFormatException.class, () -> v.uint32("seed")).getMessage());
+    }
 }
