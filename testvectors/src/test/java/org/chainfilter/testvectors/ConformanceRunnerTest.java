@@ -582,4 +582,22 @@ class ConformanceRunnerTest {
         assertEquals("malformed vector: vector 1 ('x'): field 'topics' is missing",
                 ChainfilterSuites.runner().run(List.of(file)).failures().get(0).detail());
     }
+
+    /**
+     * A bip37-filter vector's absent items are checked without contains items: the bundled vector with an empty filter
+     * lists only an absent item, and given an inserted item as absent instead it fails. Checking membership only beside
+     * a contains list passed every test (from a mutation review).
+     */
+    @Test
+    void aBip37FilterVectorsAbsentItemsAreCheckedWithoutContains() {
+        ObjectNode vector = Suites.bundled("bip37-filter.core.json").vectors().get(0).node().deepCopy();
+        vector.remove("contains");
+        vector.putArray("absent").add(vector.get("insert").get(0).asText());
+        VectorFile file = VectorFile.parse("f.json", "{\"suite\": \"bip37-filter\", \"source\": \"s\","
+                + " \"vectors\": [" + vector + "]}");
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        assertEquals("0 passed, 1 failed", report.summaryLine());
+        assertTrue(report.failures().get(0).detail().startsWith("absent: the filter contains "),
+                report.failures().get(0).detail());
+    }
 }
