@@ -91,7 +91,7 @@ final class ConformanceCommand implements Callable<Integer> {
             toRun.stream().filter(f -> !runner.suites().contains(f.suite()))
                     .forEach(f -> notRun.merge(f.suite(), f.vectors().size(), Integer::sum));
             out.println("Implementation under test: " + peerName(impl) + " (the vectors state the reference "
-                    + "behaviour; every failure below is a departure from it).");
+                    + "behaviour; every failure below but a malformed vector's is a departure from it).");
             if (!notRun.isEmpty()) {
                 out.println("Not run on " + impl + " (suites it does not implement): " + notRun);
             }
@@ -100,7 +100,8 @@ final class ConformanceCommand implements Callable<Integer> {
                 : impl == Impl.web3j ? "departs from go-ethereum: " : "";
         ConformanceReport report = runner.run(runnable, result -> {
             if (result.outcome() == VectorResult.Outcome.FAILED) {
-                out.println(failurePrefix + result.describe());
+                // A malformed vector is the file's fault, not a departure of the peer's.
+                out.println((result.malformed() ? "" : failurePrefix) + result.describe());
             } else if (verbose || result.outcome() == VectorResult.Outcome.SKIPPED) {
                 // A skip says why a vector was not (fully) checked: never passed over in silence.
                 out.println(result.describe());

@@ -188,6 +188,24 @@ class ConformanceCommandTest {
         assertEquals("", run.err);
     }
 
+    /**
+     * A malformed vector is the file's fault, so it is not printed as a departure of the peer's; a wrong answer is
+     * (every malformed vector used to be printed "departs from go-ethereum: FAILED … malformed vector").
+     */
+    @Test
+    void aMalformedVectorIsNotReportedAsThePeersDeparture() throws IOException {
+        String zeros = "00".repeat(256);
+        Path file = write("c.json", "{\"suite\": \"eth-bloom-contains\", \"source\": \"hand-made\", \"vectors\": ["
+                + "{\"name\": \"bloom only\", \"bloom\": \"" + zeros + "\"},"
+                + "{\"name\": \"wrong\", \"bloom\": \"" + zeros + "\", \"present\": [\"00\"]}]}");
+        CliRun run = CliRun.of("conformance", "--impl", "web3j", file.toString());
+        assertEquals(1, run.status, run.toString());
+        assertTrue(run.out.contains("\nFAILED " + file + " 'bloom only': malformed vector: "), run.out);
+        assertTrue(run.out.contains("\ndeparts from go-ethereum: FAILED " + file + " 'wrong': "), run.out);
+        assertEquals(1, run.out.lines().filter(l -> l.startsWith("departs from")).count(), run.out);
+        assertEquals("0 passed, 2 failed", lastLine(run.out));
+    }
+
     /** --list runs nothing, so options that run vectors beside it are a malformed command line (they were ignored). */
     @Test
     void listTakesNoOtherArgument() {

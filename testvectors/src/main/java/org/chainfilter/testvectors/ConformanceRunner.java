@@ -74,7 +74,8 @@ public final class ConformanceRunner {
         } catch (NotCheckable partly) {
             return new VectorResult(file.origin(), file.suite(), vector.name(), Outcome.SKIPPED, partly.getMessage());
         } catch (VectorFormatException malformed) {
-            return failed(file, vector, "malformed vector: " + malformed.getMessage());
+            return new VectorResult(file.origin(), file.suite(), vector.name(), Outcome.FAILED,
+                    "malformed vector: " + malformed.getMessage(), true);
         } catch (RuntimeException | AssertionError | LinkageError | StackOverflowError | OutOfMemoryError thrown) {
             // An implementation's own assertion (run with -ea), a peer library missing a class or failing its static
             // initialisation, a deep or large input: that vector fails and the run goes on. Other Errors (a JVM

@@ -72,6 +72,16 @@ class ConformanceRunnerTest {
                 murmur("{\"name\": \"x\", \"seed\": 1.5, \"data\": \"\", \"hash\": \"00000000\"}")));
         assertEquals("malformed vector: vector 1 ('x'): field 'seed' must be a uint32 number (0 .. 4294967295); "
                 + "it is number 1.5", report.failures().get(0).detail());
+        assertTrue(report.failures().get(0).malformed(), "the failure is the vector's own");
+        VectorResult wrong = ChainfilterSuites.runner().run(List.of(murmur(BAD))).failures().get(0);
+        assertFalse(wrong.malformed(), "a wrong answer is the implementation's failure: " + wrong);
+    }
+
+    @Test
+    void onlyAFailureCanBeMalformed() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new VectorResult("f", "s", "v", VectorResult.Outcome.PASSED, "", true));
+        assertEquals("a PASSED vector cannot be malformed; only a failure is", refused.getMessage());
     }
 
     /**
