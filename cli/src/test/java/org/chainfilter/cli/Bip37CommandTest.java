@@ -448,4 +448,23 @@ class Bip37CommandTest {
         CliRun badTx = CliRun.of("bip37", "match", "--filterload", filter, "--tx-file", bad.toString());
         assertEquals("chainfilter: --tx-file " + bad + ": not a hex digit: 'z' at line 1, column 3" + NL, badTx.err);
     }
+
+    /**
+     * verify prints the transaction count the merkleblock states, not the number of matches: a block of one transaction
+     * under a filter that matches nothing is "transactions 1" with no match. Printing the matches' count passed every
+     * test, whose merkleblocks matched each of their transactions (from a mutation review).
+     */
+    @Test
+    void verifyPrintsTheStatedCountNotTheMatches() {
+        String matchesNothing = "01" + "00" + "01000000" + "00000000" + "00";
+        CliRun built = CliRun.of("bip37", "merkleblock", "--filterload", matchesNothing, "--block", BLOCK);
+        assertEquals(0, built.status, built::toString);
+        String merkleBlock = built.out.lines().findFirst().orElseThrow().substring(12);
+        CliRun verified = CliRun.of("bip37", "verify", "--merkleblock", merkleBlock);
+        assertEquals(0, verified.status, verified::toString);
+        assertEquals("block        000000000000dab0130bbcc991d3d7ae6b81aa6f50a798888dfe62337458dc45" + NL
+                + "root         63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5" + NL
+                + "transactions 1 (as the peer states it; the root does not commit to the count)" + NL, verified.out);
+    }
+
 }
