@@ -467,4 +467,21 @@ class Bip37CommandTest {
                 + "transactions 1 (as the peer states it; the root does not commit to the count)" + NL, verified.out);
     }
 
+    /**
+     * A value read from a file and refused by its parser is named by the file option and the file: "--merkleblock:"
+     * for a bad --merkleblock-file did not say where the value came from. Naming the inline option for either passed
+     * every test (from a mutation review).
+     */
+    @Test
+    void aValueFromAFileIsRefusedNamingTheFile(@TempDir Path dir) throws IOException {
+        Path shortMerkle = Files.writeString(dir.resolve("merkle.hex"), "0100");
+        CliRun merkle = CliRun.of("bip37", "verify", "--merkleblock-file", shortMerkle.toString());
+        assertEquals(1, merkle.status, merkle::toString);
+        assertTrue(merkle.err.startsWith("chainfilter: --merkleblock-file " + shortMerkle + ": "), merkle::toString);
+        Path shortTx = Files.writeString(dir.resolve("tx.hex"), "0100");
+        CliRun tx = CliRun.of("bip37", "match", "--filterload", "0a" + "ff".repeat(10) + "05000000" + "00000000" + "01",
+                "--tx-file", shortTx.toString());
+        assertEquals(1, tx.status, tx::toString);
+        assertTrue(tx.err.startsWith("chainfilter: --tx-file " + shortTx + ": "), tx::toString);
+    }
 }
