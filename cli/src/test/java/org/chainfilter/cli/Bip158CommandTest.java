@@ -168,4 +168,16 @@ class Bip158CommandTest {
         CliRun run = CliRun.of("bip158");
         assertEquals(2, run.status, run::toString);
     }
+
+    /**
+     * Neither --filter nor --filter-file is a malformed command line (status 2), said before a --block-hash that would
+     * be refused as input (status 1). Reading the block hash first passed every test (from a mutation review).
+     */
+    @Test
+    void aMissingFilterIsAUsageErrorBeforeABadBlockHash() {
+        CliRun run = CliRun.of("bip158", "match", "--block-hash", "00", "51");
+        assertEquals(2, run.status, run::toString);
+        assertEquals("", run.out, run::toString);
+        assertEquals("chainfilter: give exactly one of --filter and --filter-file" + NL, run.err);
+    }
 }
