@@ -492,4 +492,17 @@ class EthCommandTest {
             System.setIn(saved);
         }
     }
+
+    /**
+     * A bloom from --bloom-file that is not 256 bytes is named by the option and the file, as one given inline is by
+     * --bloom. Naming --bloom for either passed every test, which read only well-formed blooms from files or refused
+     * a file's bad digit before its length was checked (from a mutation review).
+     */
+    @Test
+    void matchNamesTheFileOfAShortBloom(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("bloom.txt"), "0x0000\n");
+        assertFailure("chainfilter: --bloom-file " + file + " '0000': logsBloom is 2 bytes; it must be exactly 256"
+                + " bytes" + NL, CliRun.of("eth", "match", "--bloom-file", file.toString(), "--address", CONTRACT));
+    }
+
 }
