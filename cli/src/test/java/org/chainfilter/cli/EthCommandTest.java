@@ -505,4 +505,19 @@ class EthCommandTest {
                 + " bytes" + NL, CliRun.of("eth", "match", "--bloom-file", file.toString(), "--address", CONTRACT));
     }
 
+    /**
+     * A piped JSON-RPC error is quoted whole up to 300 characters and cut beyond them, with its length said. Cutting
+     * an error of exactly 300 characters passed every test, whose errors were all short (from a mutation review).
+     */
+    @Test
+    void bloomQuotesAJsonRpcErrorOfUpTo300Characters() {
+        String said = "error -32000: "; // 14 characters before the message
+        String exact = "m".repeat(300 - said.length());
+        assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: " + said + exact + NL,
+                withStdin("{\"error\":{\"code\":-32000,\"message\":\"" + exact + "\"}}", () -> CliRun.of("eth", "bloom")));
+        String longer = exact + "n";
+        assertFailure("chainfilter: input is a JSON-RPC error answer, not logs: " + said + exact + "… (301 characters"
+                + " in all)" + NL, withStdin("{\"error\":{\"code\":-32000,\"message\":\"" + longer + "\"}}",
+                        () -> CliRun.of("eth", "bloom")));
+    }
 }
