@@ -128,6 +128,46 @@ class ScriptIteratorTest {
         assertEquals(List.of(3, 4, 5, 6), ends);
     }
 
+    /**
+     * The opcode constants are Core's values (script/script.h), each checked against the byte a script carries: a
+     * P2PKH, a P2SH, a bare 1-of-1 multisig, an OP_RETURN and OP_1NEGATE. OP_1NEGATE as 0x50, OP_EQUAL as 0x88 and
+     * MAX_DIRECT_PUSH as 0x4c each passed every test (the filters compare opcodes by these names: found by a mutation
+     * review).
+     */
+    @Test
+    void opcodeConstantsAreCoresValues() {
+        assertEquals(List.of(Opcodes.OP_DUP, Opcodes.OP_HASH160, 0x14, Opcodes.OP_EQUALVERIFY, Opcodes.OP_CHECKSIG),
+                opcodes("76a914" + "11".repeat(20) + "88ac"));
+        assertEquals(List.of(Opcodes.OP_HASH160, 0x14, Opcodes.OP_EQUAL), opcodes("a914" + "22".repeat(20) + "87"));
+        assertEquals(List.of(Opcodes.OP_1, 0x21, Opcodes.OP_1, Opcodes.OP_CHECKMULTISIG),
+                opcodes("5121" + "02" + "33".repeat(32) + "51ae"));
+        assertEquals(List.of(Opcodes.OP_RETURN, Opcodes.OP_1NEGATE, Opcodes.OP_16, Opcodes.OP_0),
+                opcodes("6a4f6000"));
+        assertEquals(List.of(Opcodes.OP_PUSHDATA1, Opcodes.OP_PUSHDATA2, Opcodes.OP_PUSHDATA4),
+                opcodes("4c00" + "4d0000" + "4e00000000"));
+        assertEquals(List.of(0x00, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x51, 0x60, 0x6a, 0x76, 0x87, 0x88, 0xa9, 0xac, 0xae),
+                List.of(Opcodes.OP_0, Opcodes.MAX_DIRECT_PUSH, Opcodes.OP_PUSHDATA1, Opcodes.OP_PUSHDATA2,
+                        Opcodes.OP_PUSHDATA4, Opcodes.OP_1NEGATE, Opcodes.OP_1, Opcodes.OP_16, Opcodes.OP_RETURN,
+                        Opcodes.OP_DUP, Opcodes.OP_EQUAL, Opcodes.OP_EQUALVERIFY, Opcodes.OP_HASH160,
+                        Opcodes.OP_CHECKSIG, Opcodes.OP_CHECKMULTISIG));
+        // The largest direct push is the byte before OP_PUSHDATA1: 0x4b pushes 75 bytes.
+        ScriptIterator it = new ScriptIterator(Hex.decode("4b" + "44".repeat(Opcodes.MAX_DIRECT_PUSH)));
+        assertTrue(it.next());
+        assertEquals(Opcodes.MAX_DIRECT_PUSH, it.opcode());
+        assertEquals(75, it.dataLength());
+        assertEquals(Opcodes.OP_PUSHDATA1, Opcodes.MAX_DIRECT_PUSH + 1);
+    }
+
+    private static List<Integer> opcodes(String scriptHex) {
+        ScriptIterator it = new ScriptIterator(Hex.decode(scriptHex));
+        List<Integer> out = new ArrayList<>();
+        while (it.next()) {
+            out.add(it.opcode());
+        }
+        assertFalse(it.failed());
+        return out;
+    }
+
     @Test
     void smallIntegersOfOpcodes() {
         assertEquals(0, Opcodes.smallInteger(Opcodes.OP_0));
