@@ -87,6 +87,23 @@ class BlockTest {
     }
 
     /**
+     * A header's uint32 fields refuse -1 as they refuse 2^32: checking only the top of the range passed every test, and
+     * nTime -1 was taken and written as 0xffffffff (found by a mutation review).
+     */
+    @Test
+    void negativeHeaderFieldsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new BlockHeader(1, Hash256.ZERO, Hash256.ZERO, -1, 0, 0));
+        assertEquals("nTime -1 is outside the uint32 range", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new BlockHeader(1, Hash256.ZERO, Hash256.ZERO, 0, -1, 0));
+        assertEquals("nBits -1 is outside the uint32 range", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new BlockHeader(1, Hash256.ZERO, Hash256.ZERO, 0, 0, Long.MIN_VALUE));
+        assertEquals("nNonce " + Long.MIN_VALUE + " is outside the uint32 range", e.getMessage());
+    }
+
+    /**
      * A block of no transactions (Core's parser reads it; consensus refuses it) matches no header: merkleRootMatches
      * is false, not the refusal of computeMerkleRoot. Without the empty check it threw, and that passed every test
      * (found by a mutation review).

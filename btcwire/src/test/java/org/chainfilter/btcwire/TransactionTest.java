@@ -256,6 +256,23 @@ class TransactionTest {
     }
 
     /**
+     * nSequence and an outpoint's index are uint32: -1 is refused as 2^32 is, not taken and written as 0xffffffff.
+     * Checking only the top of the range passed every test for both (found by a mutation review).
+     */
+    @Test
+    void negativeUint32FieldsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new OutPoint(Hash256.ZERO, -1));
+        assertEquals("output index -1 is outside the uint32 range 0..4294967295", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new TxInput(new OutPoint(Hash256.ZERO, 0), new byte[0], -1, List.of()));
+        assertEquals("nSequence -1 is outside the uint32 range", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new TxInput(new OutPoint(Hash256.ZERO, 0), new byte[0], 1L << 32, List.of()));
+        assertEquals("nSequence 4294967296 is outside the uint32 range", e.getMessage());
+    }
+
+    /**
      * An outpoint's 36 bytes are Core's {@code COutPoint} serialization, txid in internal order then the index as
      * uint32 little-endian, in both {@code toBytes} and {@code writeTo(byte[], int)}. The index-0 and 0xffffffff
      * outpoints checked before read the same in either byte order; block 13b8a's transaction 3 spends output 1, whose
