@@ -273,6 +273,32 @@ class TransactionTest {
     }
 
     /**
+     * Inputs, outputs and outpoints that differ in one field are not equal. An input equals that skipped the outpoint
+     * or the witness item count, an output equals that skipped the value and an outpoint equals that skipped the index
+     * each passed every test (Transaction.equals compares hashes and did not notice: found by a mutation review).
+     */
+    @Test
+    void valuesThatDifferInOneFieldAreNotEqual() {
+        OutPoint prevout = new OutPoint(Hash256.ZERO, 0);
+        assertEquals(prevout, new OutPoint(Hash256.ZERO, 0));
+        assertNotEquals(prevout, new OutPoint(Hash256.ZERO, 1));
+        assertNotEquals(prevout, new OutPoint(Hash256.fromInternalHex("01" + "00".repeat(31)), 0));
+
+        TxInput input = new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa")));
+        assertNotEquals(input, new TxInput(new OutPoint(Hash256.ZERO, 1), Hex.decode("51"), 0,
+                List.of(Hex.decode("aa"))));
+        assertNotEquals(input, new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa"), new byte[0])));
+        assertNotEquals(new TxInput(prevout, Hex.decode("51"), 0, List.of(Hex.decode("aa"), new byte[0])), input);
+        assertNotEquals(input, new TxInput(prevout, Hex.decode("51"), 0, List.of()));
+
+        TxOutput output = new TxOutput(50, Hex.decode("51"));
+        assertEquals(output, new TxOutput(50, Hex.decode("51")));
+        assertEquals(output.hashCode(), new TxOutput(50, Hex.decode("51")).hashCode());
+        assertNotEquals(output, new TxOutput(51, Hex.decode("51")));
+        assertNotEquals(output, new TxOutput(50, Hex.decode("52")));
+    }
+
+    /**
      * An outpoint's 36 bytes are Core's {@code COutPoint} serialization, txid in internal order then the index as
      * uint32 little-endian, in both {@code toBytes} and {@code writeTo(byte[], int)}. The index-0 and 0xffffffff
      * outpoints checked before read the same in either byte order; block 13b8a's transaction 3 spends output 1, whose
