@@ -299,6 +299,21 @@ class TransactionTest {
     }
 
     /**
+     * An output keeps its own copy of the scriptPubKey and hands out copies: keeping the caller's array, or handing out
+     * its own, passed every test, and a caller's later change then changed the output (found by a mutation review).
+     */
+    @Test
+    void anOutputKeepsItsOwnCopyOfTheScript() {
+        byte[] script = Hex.decode("51");
+        TxOutput output = new TxOutput(50, script);
+        script[0] = 0;
+        assertArrayEquals(Hex.decode("51"), output.scriptPubKey());
+        output.scriptPubKey()[0] = 0;
+        assertArrayEquals(Hex.decode("51"), output.scriptPubKey());
+        assertEquals(new TxOutput(50, Hex.decode("51")), output);
+    }
+
+    /**
      * An outpoint's 36 bytes are Core's {@code COutPoint} serialization, txid in internal order then the index as
      * uint32 little-endian, in both {@code toBytes} and {@code writeTo(byte[], int)}. The index-0 and 0xffffffff
      * outpoints checked before read the same in either byte order; block 13b8a's transaction 3 spends output 1, whose
