@@ -1,6 +1,7 @@
 package org.chainfilter.btcwire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,22 @@ class Hash256Test {
         assertEquals("display hash is 2 bytes; it must be exactly 32 bytes", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Hash256.fromInternalBytes(new byte[31]));
         assertEquals("a hash is 32 bytes; got 31", e.getMessage());
+    }
+
+    /**
+     * Only the all-zero hash is zero, and a hash keeps its own copy of the bytes it was made from. An isZero that looked
+     * at the first byte alone, and a fromInternalBytes that kept the caller's array, each passed every test (a txid
+     * ending in a zero byte would be taken for the coinbase's null prevout: found by a mutation review).
+     */
+    @Test
+    void onlyTheAllZeroHashIsZeroAndAHashCopiesItsBytes() {
+        assertFalse(Hash256.fromInternalHex("00".repeat(31) + "01").isZero());
+        assertFalse(Hash256.fromInternalHex("00" + "ff".repeat(31)).isZero());
+        assertTrue(Hash256.fromInternalBytes(new byte[32]).isZero());
+        byte[] bytes = Hex.decode("01".repeat(32));
+        Hash256 h = Hash256.fromInternalBytes(bytes);
+        bytes[0] = 9;
+        assertEquals("01".repeat(32), h.toInternalHex());
     }
 
     /** A slice that runs past the array was zero-padded by Arrays.copyOfRange into a hash nobody sent. */
