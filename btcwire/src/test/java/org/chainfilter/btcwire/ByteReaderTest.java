@@ -126,6 +126,17 @@ class ByteReaderTest {
         assertEquals(0x0302, reader.readUInt16LE("y"));
     }
 
+    /**
+     * The writer copies a slice from its offset: writing bytes [1, 3) of aabbccdd writes bbcc. Copying from index 0
+     * passed every test (found by a mutation review).
+     */
+    @Test
+    void aWriterSliceIsWrittenFromItsOffset() {
+        ByteWriter writer = new ByteWriter(1).writeBytes(Hex.decode("aabbccdd"), 1, 2).writeUInt8(0xee);
+        assertEquals("bbccee", Hex.encode(writer.toByteArray()));
+        assertEquals(3, writer.size());
+    }
+
     @Test
     void trailingBytesAreRefused() {
         ByteReader reader = new ByteReader(Hex.decode("0102"));
