@@ -25,6 +25,15 @@ import org.chainfilter.testvectors.suites.Murmur3Suite;
 import org.junit.jupiter.api.Test;
 
 class ConformanceRunnerTest {
+    /** The outcomes of {@code vectors}, in order, run as one file of {@code suite}. */
+    private static List<Outcome> outcomes(String suite, ObjectNode... vectors) {
+        String list = java.util.Arrays.stream(vectors).map(ObjectNode::toString)
+                .collect(java.util.stream.Collectors.joining(", "));
+        VectorFile file = VectorFile.parse("v.json",
+                "{\"suite\": \"" + suite + "\", \"source\": \"s\", \"vectors\": [" + list + "]}");
+        return ChainfilterSuites.runner().run(List.of(file)).results().stream().map(VectorResult::outcome).toList();
+    }
+
     private static VectorFile murmur(String vectors) {
         return VectorFile.parse("m.json", "{\"suite\": \"murmur3-x86-32\", \"source\": \"s\", \"vectors\": [" + vectors + "]}");
     }
@@ -512,10 +521,7 @@ class ConformanceRunnerTest {
         ObjectNode wrong = right.deepCopy();
         wrong.put("name", "outpoint listed as absent");
         wrong.set("absentAfter", wrong.remove("containsAfter"));
-        VectorFile file = VectorFile.parse("t.json", "{\"suite\": \"bip37-tx-match\", \"source\": \"s\","
-                + " \"vectors\": [" + right + ", " + wrong + "]}");
-        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file)).results()
-                .stream().map(VectorResult::outcome).toList());
+        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), outcomes("bip37-tx-match", right, wrong));
     }
 
     /**
@@ -561,10 +567,7 @@ class ConformanceRunnerTest {
         ObjectNode wrong = vector.deepCopy();
         wrong.put("name", "wrong hash");
         wrong.put("blockHash", "00".repeat(32));
-        VectorFile file = VectorFile.parse("b.json", "{\"suite\": \"bip158-basic\", \"source\": \"s\","
-                + " \"vectors\": [" + vector + ", " + wrong + "]}");
-        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), ChainfilterSuites.runner().run(List.of(file)).results()
-                .stream().map(VectorResult::outcome).toList());
+        assertEquals(List.of(Outcome.PASSED, Outcome.FAILED), outcomes("bip158-basic", vector, wrong));
     }
 
     /**
