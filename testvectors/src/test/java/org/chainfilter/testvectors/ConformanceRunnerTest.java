@@ -25,13 +25,18 @@ import org.chainfilter.testvectors.suites.Murmur3Suite;
 import org.junit.jupiter.api.Test;
 
 class ConformanceRunnerTest {
-    /** The outcomes of {@code vectors}, in order, run as one file of {@code suite}. */
-    private static List<Outcome> outcomes(String suite, ObjectNode... vectors) {
+    /** {@code vectors}, in order, as one file of {@code suite}. */
+    private static VectorFile fileOf(String suite, ObjectNode... vectors) {
         String list = java.util.Arrays.stream(vectors).map(ObjectNode::toString)
                 .collect(java.util.stream.Collectors.joining(", "));
-        VectorFile file = VectorFile.parse("v.json",
+        return VectorFile.parse("v.json",
                 "{\"suite\": \"" + suite + "\", \"source\": \"s\", \"vectors\": [" + list + "]}");
-        return ChainfilterSuites.runner().run(List.of(file)).results().stream().map(VectorResult::outcome).toList();
+    }
+
+    /** The outcomes of {@code vectors}, in order, run as one file of {@code suite}. */
+    private static List<Outcome> outcomes(String suite, ObjectNode... vectors) {
+        return ChainfilterSuites.runner().run(List.of(fileOf(suite, vectors))).results().stream()
+                .map(VectorResult::outcome).toList();
     }
 
     private static VectorFile murmur(String vectors) {
@@ -533,9 +538,7 @@ class ConformanceRunnerTest {
     void anEmptyMatchedListIsCompared() {
         ObjectNode verify = Suites.bundled("bip37-merkleblock-verify.core.json").vectors().get(0).node().deepCopy();
         verify.putArray("matched");
-        VectorFile file = VectorFile.parse("v.json", "{\"suite\": \"bip37-merkleblock-verify\", \"source\": \"s\","
-                + " \"vectors\": [" + verify + "]}");
-        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(fileOf("bip37-merkleblock-verify", verify)));
         assertEquals("0 passed, 1 failed", report.summaryLine());
         assertTrue(report.failures().get(0).detail().startsWith("matched: expected [] got [0:63194f18"),
                 report.failures().get(0).detail());
@@ -606,9 +609,7 @@ class ConformanceRunnerTest {
         ObjectNode vector = Suites.bundled("bip37-filter.core.json").vectors().get(0).node().deepCopy();
         vector.remove("contains");
         vector.putArray("absent").add(vector.get("insert").get(0).asText());
-        VectorFile file = VectorFile.parse("f.json", "{\"suite\": \"bip37-filter\", \"source\": \"s\","
-                + " \"vectors\": [" + vector + "]}");
-        ConformanceReport report = ChainfilterSuites.runner().run(List.of(file));
+        ConformanceReport report = ChainfilterSuites.runner().run(List.of(fileOf("bip37-filter", vector)));
         assertEquals("0 passed, 1 failed", report.summaryLine());
         assertTrue(report.failures().get(0).detail().startsWith("absent: the filter contains "),
                 report.failures().get(0).detail());
