@@ -223,6 +223,25 @@ class FamilyReaderTest {
     }
 
     /**
+     * Filters of another shape are not equal even when their words are: 100 and 101 counters or bits fill the same
+     * words, and empty filters of k = 3 and 4 (or a blocked filter's k = 8 and 9) write the same zeros. Comparing the
+     * words without the shape, or without k, passed every test (from a mutation review).
+     */
+    @Test
+    void filtersOfAnotherShapeAreNotEqualEvenWithEqualWords() {
+        KeyEncoder<Long> longs = KeyEncoder.longs();
+        for (Shape other : new Shape[] {Shape.of(101, 3), Shape.of(100, 4)}) {
+            assertNotEquals(CountingBloomFilter.withShape(longs, Shape.of(100, 3)),
+                    CountingBloomFilter.withShape(longs, other), other.toString());
+            assertNotEquals(ConcurrentBloomFilter.withShape(longs, Shape.of(100, 3)),
+                    ConcurrentBloomFilter.withShape(longs, other), other.toString());
+        }
+        assertNotEquals(BlockedBloomFilter.withShape(longs, 2, 8), BlockedBloomFilter.withShape(longs, 2, 9));
+        assertEquals(CountingBloomFilter.withShape(longs, Shape.of(100, 3)),
+                CountingBloomFilter.withShape(longs, Shape.of(100, 3)));
+    }
+
+    /**
      * An index past either end is refused by name. Without the check below 0 a negative index passed every test (from
      * a mutation review): most fall outside the array anyway, but Long.MIN_VALUE read counter 0.
      */
