@@ -21,8 +21,8 @@ class CuckooFilterContractTest extends MembershipFilterContract<CuckooFilter<Lon
     }
 
     @Override
-    CuckooFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return CuckooFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    CuckooFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return CuckooFilter.readFrom(in, encoder, maxBytes);
     }
 
     /** Four buckets of 4 with 7-bit fingerprints (slots straddle words), keys 1..5 and a negative one. */
@@ -55,6 +55,9 @@ class CuckooFilterContractTest extends MembershipFilterContract<CuckooFilter<Lon
                 () -> CuckooFilter.withShape(KeyEncoder.longs(), 12, 8),
                 "fingerprint is 33 bits; it must be 2 to 32",
                 () -> CuckooFilter.withShape(KeyEncoder.longs(), 16, 33),
+                // The largest table of the largest fingerprints passes Java's array limit (wordsFor's own check).
+                "1073741824 buckets of 4 x 32-bit slots need 2147483648 words; a table holds at most 2147483639",
+                () -> CuckooFilter.withShape(KeyEncoder.longs(), CuckooFilter.MAX_BUCKETS, 32),
                 "5000000000 elements need 1308900524 buckets; a cuckoo filter holds at most 1073741824",
                 () -> CuckooFilter.create(KeyEncoder.longs(), 5_000_000_000L, 0.01));
     }
