@@ -219,6 +219,20 @@ class CuckooFilterTest {
     }
 
     /**
+     * 2 bits is the smallest fingerprint {@code withShape} takes, as its message says ("2 to 32"). Refusing 2 passed
+     * every test (from a mutation review).
+     */
+    @Test
+    void twoBitFingerprintsAreTheSmallestTaken() {
+        CuckooFilter<Long> filter = CuckooFilter.withShape(KeyEncoder.longs(), 4, 2);
+        assertTrue(filter.put(1L));
+        assertTrue(filter.mightContain(1L) && filter.remove(1L));
+        assertEquals(0, filter.approximateElementCount());
+        var e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withShape(KeyEncoder.longs(), 4, 1));
+        assertEquals("fingerprint is 1 bits; it must be 2 to 32", e.getMessage());
+    }
+
+    /**
      * A form whose stashed victim has a free slot in one of its buckets is refused: the writer stashes a victim only
      * when both are full and puts it back as soon as a slot frees, so such a form would be a second form of a filter,
      * and one that refuses every put though it has room (found by a review).
