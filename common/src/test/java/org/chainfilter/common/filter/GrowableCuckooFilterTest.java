@@ -1,6 +1,7 @@
 package org.chainfilter.common.filter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -173,6 +174,26 @@ class GrowableCuckooFilterTest {
         GrowableCuckooFilter<Long> eleven = GrowableCuckooFilter.create(KeyEncoder.longs(), 11, 0.01);
         assertEquals(ten.table(0), eleven.table(0));
         assertNotEquals(ten, eleven);
+    }
+
+    /**
+     * clear drops the tables the filter grew and empties the first: the cleared filter equals a new one. Keeping the
+     * later tables (only the first emptied, so their items were still found) passed every test, the contract clearing
+     * a filter that never grew (from a mutation review).
+     */
+    @Test
+    void clearDropsTheTablesTheFilterGrew() {
+        GrowableCuckooFilter<Long> filter = GrowableCuckooFilter.create(KeyEncoder.longs(), 1, 0.01);
+        long keys = 0;
+        while (filter.tableCount() < 3) {
+            filter.put(keys++);
+        }
+        filter.clear();
+        assertEquals(1, filter.tableCount());
+        for (long key = 0; key < keys; key++) {
+            assertFalse(filter.mightContain(key), "key " + key);
+        }
+        assertEquals(GrowableCuckooFilter.create(KeyEncoder.longs(), 1, 0.01), filter);
     }
 
     /**
