@@ -182,6 +182,19 @@ class ScalableBloomFilterTest {
         assertEquals(1, filter.approximateElementCount());
     }
 
+    /**
+     * A form's n0 and P are refused as create refuses them, naming the value: without that check the reader went on to
+     * size stage 0 and refused it with the stage's longer message (from a mutation review).
+     */
+    @Test
+    void readerRefusesTheRateBoundAndCapacityAsCreateDoes() {
+        byte[] bytes = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1).toByteArray();
+        java.nio.ByteBuffer.wrap(bytes).putLong(6 + 8, 0);
+        assertEquals("initial capacity is 0; it must be at least 1", refusal(bytes));
+        java.nio.ByteBuffer.wrap(bytes).putLong(6 + 8, 2).putDouble(6, 0.0);
+        assertEquals("false-positive rate is 0.0; it must be strictly between 0 and 1", refusal(bytes));
+    }
+
     @Test
     void readerRefusesAStageOfTheWrongShape() {
         ScalableBloomFilter<Long> filter = ScalableBloomFilter.create(KeyEncoder.longs(), 2, 0.1);
