@@ -25,8 +25,8 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract<BlockedBlo
     }
 
     @Override
-    BlockedBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return BlockedBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    BlockedBloomFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return BlockedBloomFilter.readFrom(in, encoder, maxBytes);
     }
 
     /** Two blocks, k = 8, keys 1..4 and a negative one. */

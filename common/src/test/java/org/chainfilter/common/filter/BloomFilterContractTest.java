@@ -21,8 +21,8 @@ class BloomFilterContractTest extends MembershipFilterContract<BloomFilter<Long>
     }
 
     @Override
-    BloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return BloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    BloomFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return BloomFilter.readFrom(in, encoder, maxBytes);
     }
 
     /** 70 bits (the second word partial), k = 5, keys 1..3 and -1. */

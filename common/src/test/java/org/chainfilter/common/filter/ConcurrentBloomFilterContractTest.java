@@ -22,8 +22,8 @@ class ConcurrentBloomFilterContractTest extends MembershipFilterContract<Concurr
     }
 
     @Override
-    ConcurrentBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return ConcurrentBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    ConcurrentBloomFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return ConcurrentBloomFilter.readFrom(in, encoder, maxBytes);
     }
 
     /** 100 bits (the last word partial), k = 17, keys 1..3 and -1. */

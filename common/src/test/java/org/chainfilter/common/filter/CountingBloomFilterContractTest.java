@@ -22,8 +22,8 @@ class CountingBloomFilterContractTest extends MembershipFilterContract<CountingB
     }
 
     @Override
-    CountingBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return CountingBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    CountingBloomFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return CountingBloomFilter.readFrom(in, encoder, maxBytes);
     }
 
     /** 37 counters (not a multiple of 16), k = 3, key 7 three times, keys 1..4, -1. */

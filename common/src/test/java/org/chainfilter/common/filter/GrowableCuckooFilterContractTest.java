@@ -27,8 +27,8 @@ class GrowableCuckooFilterContractTest extends MembershipFilterContract<Growable
     }
 
     @Override
-    GrowableCuckooFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return GrowableCuckooFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    GrowableCuckooFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return GrowableCuckooFilter.readFrom(in, encoder, maxBytes);
     }
 
     /**

@@ -20,8 +20,8 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract<ScalableB
     }
 
     @Override
-    ScalableBloomFilter<Long> readFrom(InputStream in, long maxBytes) throws IOException {
-        return ScalableBloomFilter.readFrom(in, KeyEncoder.longs(), maxBytes);
+    ScalableBloomFilter<Long> readFrom(InputStream in, KeyEncoder<Long> encoder, long maxBytes) throws IOException {
+        return ScalableBloomFilter.readFrom(in, encoder, maxBytes);
     }
 
     /**
