@@ -411,7 +411,8 @@ class CuckooFilterTest {
      * The reader's victim checks, each against a hand-built form of 2 buckets and 8-bit fingerprints: a fingerprint
      * must be below {@code 2^f} (256 is refused, 255 read), and both of the victim's buckets must be full, the
      * alternate {@code i xor (fmix64(fp) mod 2)} as well as the one recorded. Accepting 256, and checking only the
-     * recorded bucket, passed every test (from a mutation review).
+     * recorded bucket, passed every test (from a mutation review); so did accepting fingerprint 0 and a negative bucket
+     * (an ArrayIndexOutOfBoundsException instead of the refusal), from a second one.
      */
     @Test
     void readerChecksTheVictimsFingerprintRangeAndBothOfItsBuckets() throws Exception {
@@ -423,6 +424,13 @@ class CuckooFilterTest {
                 new ByteArrayInputStream(form(8, 2, 9, 0, 256, full)), KeyEncoder.longs(), 1000));
         assertEquals("victim (bucket 0, fingerprint 256) is outside the table of 2 buckets and 8-bit fingerprints",
                 e.getMessage());
+        // Fingerprint 0 marks an empty slot and is never stashed; bucket -1 is below the table.
+        for (long[] victim : new long[][] {{0, 0}, {-1, 5}}) {
+            e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.readFrom(
+                    new ByteArrayInputStream(form(8, 2, 9, victim[0], victim[1], full)), KeyEncoder.longs(), 1000));
+            assertEquals("victim (bucket " + victim[0] + ", fingerprint " + victim[1] + ") is outside the table of 2"
+                    + " buckets and 8-bit fingerprints", e.getMessage());
+        }
         long crossing = 1;
         while ((Murmur3.fmix64(crossing) & 1) == 0) {
             crossing++;
