@@ -183,6 +183,21 @@ class Bip37BloomFilterTest {
         assertEquals("filter has -1 hash functions; the count is 0 or more", e.getMessage());
     }
 
+    /**
+     * Core's nElements is an unsigned int: 4294967295 is a count it takes (and divides by), 4294967296 is none. At
+     * (4294967295, 0.9999999) Core sizes 893 bits, 111 bytes, and (888 / 4294967295) · ln 2 truncates to 0 hash
+     * functions: a match-all filter of 111 bytes.
+     */
+    @Test
+    void nElementsTakesEveryUint32() {
+        Bip37BloomFilter largest = Bip37BloomFilter.fromElementsAndRate(0xffffffffL, 0.9999999, 0, 0);
+        assertEquals(111, largest.byteLength());
+        assertEquals(0, largest.hashFunctionCount());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.fromElementsAndRate(0x100000000L, 0.9999999, 0, 0));
+        assertEquals("nElements is 4294967296; it must be 1..4294967295 (Core divides by it)", e.getMessage());
+    }
+
     /** Current Core: empty vData matches everything and ignores inserts (CVE-2013-5700 fix); btcd differs. */
     @Test
     void emptyFilterMatchesAll() {
