@@ -183,6 +183,17 @@ class Bip37BloomFilterTest {
         assertEquals("filter has -1 hash functions; the count is 0 or more", e.getMessage());
     }
 
+    /** nFlags is Core's uint8: -1 is no byte, refused by both factories as 256 is, and 255 is kept whole. */
+    @Test
+    void negativeFlagsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Bip37BloomFilter.fromParts(new byte[1], 1, 0, -1));
+        assertEquals("nFlags is -1; it is one byte, 0..255", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Bip37BloomFilter.fromElementsAndRate(3, 0.01, 0, -1));
+        assertEquals("nFlags is -1; it is one byte, 0..255", e.getMessage());
+        assertEquals(255, Bip37BloomFilter.fromParts(new byte[1], 1, 0, 255).flags());
+    }
+
     /**
      * Core's nElements is an unsigned int: 4294967295 is a count it takes (and divides by), 4294967296 is none. At
      * (4294967295, 0.9999999) Core sizes 893 bits, 111 bytes, and (888 / 4294967295) · ln 2 truncates to 0 hash
