@@ -248,6 +248,20 @@ class MerkleBlockTest {
     }
 
     /**
+     * A match is Core's (vnIndex, txid) pair: the position is part of it, from 0 (the coinbase) up, so the same txid
+     * at two positions is two different matches, and no position is negative.
+     */
+    @Test
+    void aMatchIsItsPositionAndItsTxid() {
+        Hash256 txid = Vectors.uint256("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        assertEquals(new MatchedTransaction(0, txid), new MatchedTransaction(0, txid));
+        assertNotEquals(new MatchedTransaction(0, txid), new MatchedTransaction(1, txid));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new MatchedTransaction(-1, txid));
+        assertEquals("transaction index -1 is negative", e.getMessage());
+    }
+
+    /**
      * Core's ExtractMatches does not require a set parent bit to lead to a match: a 2-leaf tree whose root is expanded
      * into two unmatched leaves proves the same root and no match as the builder's one-hash form (no rule of spec §4.4
      * refuses it), but reads 3 flag bits instead of 1, and the two extractions are not equal.
