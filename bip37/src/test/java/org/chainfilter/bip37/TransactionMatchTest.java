@@ -202,7 +202,8 @@ class TransactionMatchTest {
         "21" + "KEY33:03" + "ac, true, P2PK with a 03 key",
         "5121" + "KEY33:03" + "51ae, true, 1-of-1 multisig with a 03 key",
         "51" + KEY33 + "ac, false, P2PK shape without the 0x21 push",
-        "51" + KEY65 + "ac, false, P2PK shape without the 0x41 push"
+        "51" + KEY65 + "ac, false, P2PK shape without the 0x41 push",
+        "21" + KEY33 + "ad, false, P2PK shape ending in OP_CHECKSIGVERIFY"
     })
     void solverEdges(String template, boolean expected, String what) {
         String script = template.replace("KEYS20", keys(20)).replace("KEYS21", keys(21)).replace("KEYS17", keys(17));
