@@ -193,6 +193,8 @@ class TransactionMatchTest {
         "0115" + "KEYS21" + "0115ae, false, 21-of-21",
         "4c0111" + "KEYS17" + "0111ae, false, m as OP_PUSHDATA1",
         "0111" + "KEYS17" + "4c0111ae, false, n as OP_PUSHDATA1",
+        "60" + "KEYS17" + "0111ae, true, 16-of-17",
+        "0110" + "KEYS17" + "0111ae, false, m of 16 as a one-byte push, not OP_16",
         "0191" + "KEYS17" + "0111ae, false, m of -17",
         "51" + "KEYS17" + "0191ae, false, n of -17",
         "41" + "KEY65:06" + "ac, true, P2PK with a hybrid 06 key",
