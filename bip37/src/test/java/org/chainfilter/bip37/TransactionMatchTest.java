@@ -203,6 +203,7 @@ class TransactionMatchTest {
         "5141" + "KEY65:07" + "51ae, true, 1-of-1 multisig with a hybrid key",
         "21" + "KEY33:03" + "ac, true, P2PK with a 03 key",
         "5121" + "KEY33:03" + "51ae, true, 1-of-1 multisig with a 03 key",
+        "5121" + KEY33 + "51aeae, false, 1-of-1 multisig followed by a second OP_CHECKMULTISIG",
         "51" + KEY33 + "ac, false, P2PK shape without the 0x21 push",
         "51" + KEY65 + "ac, false, P2PK shape without the 0x41 push",
         "21" + KEY33 + "ad, false, P2PK shape ending in OP_CHECKSIGVERIFY"
