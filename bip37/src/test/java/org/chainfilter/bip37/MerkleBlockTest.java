@@ -248,6 +248,21 @@ class MerkleBlockTest {
     }
 
     /**
+     * PartialMerkleTree is immutable: it keeps its own copy of the flag bytes it is given and hands out copies, so
+     * neither the caller's array nor one it was handed can change what the tree proves.
+     */
+    @Test
+    void aTreeKeepsItsOwnCopyOfTheFlagBytes() {
+        Hash256 txid = Vectors.uint256("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        byte[] flags = {0x01};
+        PartialMerkleTree tree = new PartialMerkleTree(1, List.of(txid), flags);
+        flags[0] = 0;
+        tree.flagBytes()[0] = 0;
+        assertEquals("01", Hex.encode(tree.flagBytes()));
+        assertEquals(List.of(new MatchedTransaction(0, txid)), tree.extractMatches().matches());
+    }
+
+    /**
      * A match is Core's (vnIndex, txid) pair: the position is part of it, from 0 (the coinbase) up, so the same txid
      * at two positions is two different matches, and no position is negative.
      */
