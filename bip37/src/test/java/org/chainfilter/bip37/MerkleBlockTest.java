@@ -247,6 +247,17 @@ class MerkleBlockTest {
         assertEquals(List.of(), MerkleBlock.fromBlockAndTxids(block, Set.of(H)).builtMatches());
     }
 
+    /** Merkle blocks are equal when their wire forms are: the same header proving different leaves is another one. */
+    @Test
+    void merkleBlocksOfOneHeaderWithDifferentTreesAreNotEqual() {
+        Block block = Vectors.block("block_13b8a");
+        MerkleBlock first = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(0)));
+        MerkleBlock second = MerkleBlock.fromBlockAndTxids(block, Set.of(block.txids().get(1)));
+        assertEquals(first.header(), second.header());
+        assertNotEquals(first, second);
+        assertEquals(first, MerkleBlock.parse(first.serialize()));
+    }
+
     /**
      * PartialMerkleTree is immutable: it keeps its own copy of the flag bytes it is given and hands out copies, so
      * neither the caller's array nor one it was handed can change what the tree proves.
