@@ -275,4 +275,17 @@ class RollingBloomFilterTest {
         e = assertThrows(IllegalArgumentException.class, () -> RollingBloomFilter.create(10, 1.0));
         assertEquals("rolling filter false-positive rate is 1.0; it must be in (0, 1)", e.getMessage());
     }
+
+    /**
+     * Core's words = ((nFilterBits + 63) / 64) · 2: (637281033, 1e-15) has nHashFuncs 50 and needs 68,719,476,482
+     * bits, 2,147,483,642 words, above the largest array a JVM allocates (Integer.MAX_VALUE - 8). It is refused naming
+     * what it needs, not left to an OutOfMemoryError.
+     */
+    @Test
+    void aFilterTooLargeForOneArrayIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RollingBloomFilter.create(637281033, 1e-15));
+        assertEquals("rolling filter for 637281033 elements at 1.0E-15 needs 68719476482 bits; too large for one array",
+                e.getMessage());
+    }
 }
