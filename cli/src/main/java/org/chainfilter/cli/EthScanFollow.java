@@ -83,6 +83,7 @@ final class EthScanFollow {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile long lastScannedBlock;
     private volatile int exitStatus;
+    private StopWait stopWait = (stop, interval) -> stop.await(interval.toMillis(), TimeUnit.MILLISECONDS);
 
     /**
      * @param scanner         configured with {@code checkpoints} as its store
@@ -113,6 +114,12 @@ final class EthScanFollow {
         this.out = out;
         this.err = err;
         this.scanFailureWording = scanFailureWording;
+    }
+
+    /** Waits between polls through {@code wait} instead of the clock: for tests, before {@link #run}. */
+    EthScanFollow waitingWith(StopWait wait) {
+        this.stopWait = wait;
+        return this;
     }
 
     /**
@@ -317,7 +324,7 @@ final class EthScanFollow {
     /** Whether a stop was requested within {@code interval}. */
     private boolean awaitStop(Duration interval) {
         try {
-            return stopRequested.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+            return stopWait.await(stopRequested, interval);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return true;
@@ -400,6 +407,11 @@ final class EthScanFollow {
 
     private static String describe(Duration interval) {
         return interval.toMillis() % 1000 == 0 ? interval.toSeconds() + "s" : interval.toMillis() + "ms";
+    }
+
+    /** How the loop waits for a stop request, at most {@code interval}; returns whether one came. */
+    interface StopWait {
+        boolean await(CountDownLatch stopRequested, Duration interval) throws InterruptedException;
     }
 
     /**

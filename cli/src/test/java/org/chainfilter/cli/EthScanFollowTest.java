@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -492,6 +494,58 @@ class EthScanFollowTest {
                 + (start + 1) + "; resume with --from " + (start + 2)), err::toString);
     }
 
+    /**
+     * When the follow waits, with the waits scripted instead of the clock: one poll interval once a pass has caught up
+     * with the head, after a pass the node did not answer, and while its head is below the last scanned block; none
+     * between the full passes (of 2 blocks here) that catch up, nor after the last block. A head that lags again after
+     * a pass is said again. Each wait's action moves the script on: the next head answered lags or fails, or a block
+     * is mined. (Not waiting during an outage or while the head lagged, waiting after full passes too, never waiting
+     * once caught up, not saying the second lagging head, and passes of one block more each passed every test: from
+     * a mutation review.)
+     */
+    @Test
+    void theFollowWaitsAPollIntervalOnlyWhenCaughtUpOrWaitingForTheNode() {
+        String watched = chain.eventSources().get(1);
+        long start = head();
+        ScriptedHead service = new ScriptedHead();
+        List<Runnable> script = List.of(
+                () -> service.next.set(start - 2),
+                () -> mine(List.of(fire(watched, TRANSFER))),
+                () -> service.next.set(ScriptedHead.FAILS),
+                () -> service.next.set(start - 1),
+                () -> mine(List.of(fire(watched, TRANSFER))));
+        List<Duration> waits = new ArrayList<>();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        EthScanFollow follow = follow(service, new EthScanFollow.MemoryCheckpointStore(), filter, start - 4,
+                start + 2, null, 2, out, err, 1, 100, () -> { }, halted -> fail("halted " + halted));
+        int status = follow.waitingWith((stop, interval) -> {
+            waits.add(interval);
+            if (waits.size() > script.size()) {
+                return true;
+            }
+            script.get(waits.size() - 1).run();
+            return false;
+        }).run();
+        assertEquals(0, status, err::toString);
+        assertEquals(Collections.nCopies(script.size(), Duration.ofMillis(20)), waits, err::toString);
+        // A pass per poll of the head: three of 2 blocks up to start + 1, then one per wait but the outage's.
+        assertEquals(8, service.calls.get(), err::toString);
+        assertEquals(anvilLogs(watched, start - 4, start + 2), EthScanCommandTest.printedLogs(out.toString()));
+        for (long[] lag : new long[][] {{start - 2, start}, {start - 1, start + 1}}) {
+            String waiting = "the node's head " + lag[0] + " is below the last scanned block " + lag[1]
+                    + "; waiting for it to catch up";
+            assertEquals(1, err.toString().split(Pattern.quote(waiting), -1).length - 1, err::toString);
+        }
+        assertTrue(err.toString().contains("the node does not answer (eth_blockNumber failed once (retry limit 1);"
+                + " last error: IOException: connection refused); still following, last scanned block " + (start + 1)
+                + "; next pass in 20ms"), err::toString);
+        assertTrue(err.toString().contains("the node answers again, after 1 failed pass"), err::toString);
+        assertTrue(err.toString().strip().endsWith("follow block " + (start + 2) + " reached; last scanned block "
+                + (start + 2) + "; resume with --from " + (start + 3)), err::toString);
+    }
+
     /** A follow with no confirmations and an in-memory checkpoint over {@code service}, one attempt per call. */
     private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
                                         StringWriter out, StringWriter err) {
@@ -505,11 +559,19 @@ class EthScanFollowTest {
     private static EthScanFollow follow(HttpService service, LogFilter filter, long from, long until,
                                         StringWriter out, StringWriter err, int attempts, int headerBatch,
                                         Runnable cancelCalls, IntConsumer halt) {
-        EthScanFollow.MemoryCheckpointStore checkpoints = new EthScanFollow.MemoryCheckpointStore();
+        return follow(service, new EthScanFollow.MemoryCheckpointStore(), filter, from, until, null, 100, out, err,
+                attempts, headerBatch, cancelCalls, halt);
+    }
+
+    /** As above, with this checkpoint store, {@code --max-new-blocks} (or null) and passes of {@code passBlocks}. */
+    private static EthScanFollow follow(HttpService service, EthScanFollow.MemoryCheckpointStore checkpoints,
+                                        LogFilter filter, long from, long until, Long maxNewBlocks, int passBlocks,
+                                        StringWriter out, StringWriter err, int attempts, int headerBatch,
+                                        Runnable cancelCalls, IntConsumer halt) {
         BlockScanner scanner = BlockScanner.builder(service).confirmations(0).checkpoints(checkpoints)
                 .headerBatchSize(headerBatch)
                 .retryPolicy(RetryPolicy.of(attempts, Duration.ofMillis(1), Duration.ofMillis(1))).build();
-        return new EthScanFollow(scanner, checkpoints, filter, from, null, until, null, 100, 0,
+        return new EthScanFollow(scanner, checkpoints, filter, from, null, until, maxNewBlocks, passBlocks, 0,
                 Duration.ofMillis(20), new PrintWriter(out), new PrintWriter(err), UnaryOperator.identity(),
                 new EthScanFollow.Hooks(cancelCalls, halt, away -> { }));
     }
@@ -748,6 +810,35 @@ class EthScanFollowTest {
         assertEquals(anvilLogs(watched, start - 2, start), EthScanCommandTest.printedLogs(out.toString()));
         assertTrue(err.toString().strip().endsWith("follow stopped by a signal; last scanned block " + start
                 + "; resume with --from " + (start + 1)), err::toString);
+    }
+
+    /**
+     * Anvil, but the next {@code eth_blockNumber} answers {@link #next} once that is set: a head, or {@link #FAILS}
+     * (the call fails as a refused connection does). Every call after the 30th fails: a follow that polls without
+     * waiting ends as an outage its test does not expect instead of polling for ever.
+     */
+    private static final class ScriptedHead extends HttpService {
+        static final long FAILS = -1;
+        final AtomicLong next = new AtomicLong(Long.MIN_VALUE);
+        final AtomicInteger calls = new AtomicInteger();
+
+        ScriptedHead() {
+            super(chain.node().url());
+        }
+
+        @Override
+        public <T extends Response> T send(Request request, Class<T> type) throws IOException {
+            if (request.getMethod().equals("eth_blockNumber")) {
+                long scripted = next.getAndSet(Long.MIN_VALUE);
+                if (calls.incrementAndGet() > 30 || scripted == FAILS) {
+                    throw new IOException("connection refused");
+                }
+                if (scripted != Long.MIN_VALUE) {
+                    return type.cast(headAnswer(request, scripted));
+                }
+            }
+            return super.send(request, type);
+        }
     }
 
     /**
