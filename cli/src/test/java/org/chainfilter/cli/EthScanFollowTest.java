@@ -224,6 +224,28 @@ class EthScanFollowTest {
                 + "; resume with --from " + (start + 1)), one::toString);
     }
 
+    /**
+     * An --until-block before the end that --to and --max-new-blocks give stops the follow at it (the follow went on
+     * to --to + --max-new-blocks, with a mutant that dropped --until-block when both were given: from a mutation
+     * review).
+     */
+    @Test
+    void anUntilBlockBeforeTheEndOfMaxNewBlocksStopsTheFollowThere() {
+        String watched = chain.eventSources().get(0);
+        long start = head();
+        // The largest count too: --to + --max-new-blocks saturates (it overflowed, ending the follow at once, with a
+        // mutant that added plainly).
+        for (String maxNewBlocks : List.of("4", Long.toString(Long.MAX_VALUE))) {
+            CliRun run = CliRun.of("eth", "scan", "--rpc", chain.node().url(), "--from", Long.toString(start - 6),
+                    "--to", Long.toString(start - 5), "--follow", "--max-new-blocks", maxNewBlocks, "--until-block",
+                    Long.toString(start - 3), "--confirmations", "0", "--address", watched, "--topic", transfer());
+            assertEquals(0, run.status, run::toString);
+            assertTrue(run.err.strip().endsWith("follow block " + (start - 3) + " reached; last scanned block "
+                    + (start - 3) + "; resume with --from " + (start - 2)), run::toString);
+            assertEquals(anvilLogs(watched, start - 6, start - 3), EthScanCommandTest.printedLogs(run.out));
+        }
+    }
+
     @Test
     void ctrlCStopsAtABlockBoundaryAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
             throws IOException, InterruptedException {
