@@ -38,6 +38,7 @@ import java.util.regex.Pattern;
 import org.chainfilter.common.Hex;
 import org.chainfilter.ethbloom.LogFilter;
 import org.chainfilter.ethbloom.scan.BlockScanner;
+import org.chainfilter.ethbloom.scan.Checkpoint;
 import org.chainfilter.ethbloom.scan.RetriesExhaustedException;
 import org.chainfilter.ethbloom.scan.RetryPolicy;
 import org.chainfilter.ethbloom.scan.ScanSummary;
@@ -566,6 +567,24 @@ class EthScanFollowTest {
         assertTrue(err.toString().contains("the node answers again, after 1 failed pass"), err::toString);
         assertTrue(err.toString().strip().endsWith("follow block " + (start + 2) + " reached; last scanned block "
                 + (start + 2) + "; resume with --from " + (start + 3)), err::toString);
+    }
+
+    /**
+     * A checkpoint the follow cannot start from (written for another filter) ends it naming no block as scanned (it
+     * named the --from block, with a mutant that started the last scanned block there: from a mutation review).
+     */
+    @Test
+    void aFollowThatCannotStartNamesNoBlockAsScanned() {
+        LogFilter filter = LogFilter.builder().address(Hex.decode(chain.eventSources().get(0))).build();
+        LogFilter other = LogFilter.builder().address(Hex.decode(chain.eventSources().get(1))).build();
+        EthScanFollow.MemoryCheckpointStore checkpoints = new EthScanFollow.MemoryCheckpointStore();
+        checkpoints.save(new Checkpoint(8, "0x" + "ab".repeat(32), Checkpoint.fingerprint(other)));
+        StringWriter err = new StringWriter();
+        int status = follow(new HttpService("http://127.0.0.1:1"), checkpoints, filter, 5, Long.MAX_VALUE, null,
+                100, new StringWriter(), err, 1, 100, () -> { }, halted -> fail("halted " + halted)).run();
+        assertEquals(1, status, err::toString);
+        assertTrue(err.toString().strip().endsWith("; use a new checkpoint for a new filter (follow: no block"
+                + " scanned)"), err::toString);
     }
 
     /** A follow with no confirmations and an in-memory checkpoint over {@code service}, one attempt per call. */
