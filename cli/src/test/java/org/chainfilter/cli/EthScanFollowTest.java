@@ -627,19 +627,7 @@ class EthScanFollowTest {
         String watched = chain.eventSources().get(0);
         mine(List.of(fire(watched, TRANSFER)));
         long start = head();
-        String failingBlock = "0x" + Long.toHexString(start - 1);
-        HttpService service = new HttpService(chain.node().url()) {
-            @Override
-            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
-                for (Request<?, ?> request : batch.getRequests()) {
-                    if (request.getMethod().equals("eth_getBlockByNumber")
-                            && request.getParams().get(0).equals(failingBlock)) {
-                        throw new IOException("connection reset");
-                    }
-                }
-                return super.sendBatch(batch);
-            }
-        };
+        HttpService service = failingTheHeaderOf(start - 1, () -> new IOException("connection reset"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
@@ -649,6 +637,23 @@ class EthScanFollowTest {
         assertEquals(anvilLogs(watched, start - 3, start - 2), EthScanCommandTest.printedLogs(out.toString()));
         assertTrue(err.toString().strip().endsWith("connection reset (follow: last scanned block " + (start - 2)
                 + ")"), err::toString);
+    }
+
+    /** Anvil, but a batch asking for the header of {@code block} fails with what {@code failure} gives. */
+    private static HttpService failingTheHeaderOf(long block, Supplier<IOException> failure) {
+        String number = "0x" + Long.toHexString(block);
+        return new HttpService(chain.node().url()) {
+            @Override
+            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
+                for (Request<?, ?> request : batch.getRequests()) {
+                    if (request.getMethod().equals("eth_getBlockByNumber")
+                            && request.getParams().get(0).equals(number)) {
+                        throw failure.get();
+                    }
+                }
+                return super.sendBatch(batch);
+            }
+        };
     }
 
     /**
@@ -851,6 +856,39 @@ class EthScanFollowTest {
         assertEquals(anvilLogs(watched, start - 2, start), EthScanCommandTest.printedLogs(out.toString()));
         assertTrue(err.toString().strip().endsWith("follow stopped by a signal; last scanned block " + start
                 + "; resume with --from " + (start + 1)), err::toString);
+    }
+
+    /**
+     * A stop while the second header batch of a pass is in flight (passes of 100 blocks in header batches of 2; the
+     * first batch printed and checkpointed): the follow names the block the checkpoint reached, so resuming after it
+     * repeats nothing (it named the block before the pass, with a mutant that did not read the checkpoint after a
+     * cancelled pass: from a mutation review).
+     */
+    @Test
+    void aStopDuringAPassNamesTheBlockItsCheckpointReached() throws Exception {
+        String watched = chain.eventSources().get(0);
+        mine(List.of(fire(watched, TRANSFER)));
+        long start = head();
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicReference<EthScanFollow> follow = new AtomicReference<>();
+        Thread hook = new Thread(() -> follow.get().shutdownHook());
+        HttpService service = failingTheHeaderOf(start - 1, () -> {
+            hook.start();
+            await(cancelled);
+            return new IOException("Canceled");
+        });
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        follow.set(follow(service, new EthScanFollow.MemoryCheckpointStore(), filter, start - 3, start, null, 100,
+                out, err, 7, 2, cancelled::countDown, halted -> fail("halted " + halted)));
+        assertEquals(0, follow.get().run(), err::toString);
+        hook.join(WAIT.toMillis());
+        assertEquals(anvilLogs(watched, start - 3, start - 2), EthScanCommandTest.printedLogs(out.toString()));
+        assertTrue(err.toString().contains("blocks " + (start - 3) + ".." + (start - 2) + " scanned (2 blocks)"),
+                err::toString);
+        assertTrue(err.toString().strip().endsWith("follow stopped by a signal; last scanned block " + (start - 2)
+                + "; resume with --from " + (start - 1)), err::toString);
     }
 
     /**
