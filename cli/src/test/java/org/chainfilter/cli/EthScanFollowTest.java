@@ -247,6 +247,35 @@ class EthScanFollowTest {
         }
     }
 
+    /**
+     * A --from beyond the confirmed head with --max-new-blocks and no --to: the count starts at the block before
+     * --from, not at the head, so the follow waits for its blocks (it ended at once, at a block before --from, with a
+     * mutant that counted from the head: from a mutation review). The wait mines the blocks.
+     */
+    @Test
+    void maxNewBlocksCountsFromAFromBeyondTheHead() {
+        String watched = chain.eventSources().get(0);
+        long start = head();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        AtomicInteger waits = new AtomicInteger();
+        int status = follow(new ScriptedHead(), new EthScanFollow.MemoryCheckpointStore(), filter, start + 3,
+                Long.MAX_VALUE, 2L, 100, out, err, 1, 100, () -> { }, halted -> fail("halted " + halted))
+                .waitingWith((stop, interval) -> {
+                    for (int i = 0; i < 5; i++) {
+                        mine(List.of(fire(watched, TRANSFER)));
+                    }
+                    return waits.incrementAndGet() > 1;
+                }).run();
+        assertEquals(0, status, err::toString);
+        assertEquals(1, waits.get(), err::toString);
+        assertEquals(anvilLogs(watched, start + 3, start + 4), EthScanCommandTest.printedLogs(out.toString()));
+        assertEquals(1, anvilLogs(watched, start + 5, start + 5).size(), "a matching log after the last block");
+        assertTrue(err.toString().strip().endsWith("follow block " + (start + 4) + " reached; last scanned block "
+                + (start + 4) + "; resume with --from " + (start + 5)), err::toString);
+    }
+
     @Test
     void ctrlCStopsAtABlockBoundaryAndNamesTheLastBlockSoARestartLosesNothing(@TempDir Path dir)
             throws IOException, InterruptedException {
