@@ -148,6 +148,32 @@ class EthScanCommandTest {
     }
 
     /**
+     * Without --checkpoint there is no file to name: a closed stdout's error, in a scan and in a follow, advises
+     * resuming with --from alone (the follow's said "or the same --checkpoint" too, with a mutant that took its
+     * in-memory checkpoint for a file: from a mutation review).
+     */
+    @Test
+    void aClosedStdoutWithoutACheckpointAdvisesOnlyFrom() {
+        String address = chain.eventSources().get(1);
+        List<String> all = anvilLogs(List.of(address), transfer(), 0, chain.head());
+        long lostBlock = block(all.get(5));
+        String to = Long.toString(chain.head());
+        for (String[] mode : List.of(new String[] {"--to", to}, new String[] {"--follow", "--until-block", to})) {
+            List<String> args = new ArrayList<>(List.of("eth", "scan", "--rpc", chain.node().url(), "--from", "0",
+                    "--address", address, "--topic", transfer(), "--confirmations", "0", "--batch", "16", "--quiet"));
+            args.addAll(List.of(mode));
+            ClosingStdout stdout = new ClosingStdout(5);
+            StringWriter err = new StringWriter();
+            int status = ChainfilterCommand.execute(stdout.writer(), new PrintWriter(err), args.toArray(String[]::new));
+            assertEquals(1, status, err::toString);
+            assertEquals(all.subList(0, 5), printedLogs(stdout.received()));
+            assertTrue(err.toString().strip().endsWith("chainfilter: standard output is closed: a log of block "
+                    + lostBlock + " was not delivered (the logs of the blocks before it were); resume with --from "
+                    + lostBlock), mode[0] + ": " + err);
+        }
+    }
+
+    /**
      * Runs {@code args} with a stdout closed after 5 lines: the command must end with status 1 and the one-line error
      * naming the block of the first log lost, the checkpoint must not pass that block, and {@code rerun} (the same
      * command) must print the rest, so that the logs before that block plus the rerun's are {@code all}.
