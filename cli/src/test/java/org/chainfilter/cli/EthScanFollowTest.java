@@ -1,6 +1,7 @@
 package org.chainfilter.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -879,26 +880,66 @@ class EthScanFollowTest {
             @Override
             public <T extends Response> T send(Request request, Class<T> type) throws IOException {
                 if (request.getMethod().equals("eth_blockNumber") && headCalls.incrementAndGet() > 1) {
-                    held.countDown();
-                    await(cancelled);
-                    throw new IOException("Canceled");
+                    throw heldUntilCancelled(held, cancelled);
                 }
                 return super.send(request, type);
             }
         };
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
-        EthScanFollow follow = follow(service, filter, start - 2, Long.MAX_VALUE, out, err, 7, 100,
-                cancelled::countDown, halted -> fail("halted " + halted));
-        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
-        await(held);
-        follow.shutdownHook();
-        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
+        stopWhileHeld(service, held, cancelled, watched, start - 2, out, err);
         assertEquals(2, headCalls.get(), "eth_blockNumber calls: the first pass's and the one cancelled");
         assertEquals(anvilLogs(watched, start - 2, start), EthScanCommandTest.printedLogs(out.toString()));
         assertTrue(err.toString().strip().endsWith("follow stopped by a signal; last scanned block " + start
                 + "; resume with --from " + (start + 1)), err::toString);
+    }
+
+    /**
+     * A stop while the first pass's first header batch is in flight: nothing was scanned, so the follow prints no
+     * report, only that no block was scanned (it printed a report of 0 blocks, with a mutant that added a cancelled
+     * pass's empty summary to the totals: from a mutation review).
+     */
+    @Test
+    void aStopBeforeTheFirstBlockIsScannedPrintsNoReport() throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        HttpService service = new HttpService(chain.node().url()) {
+            @Override
+            public BatchResponse sendBatch(BatchRequest batch) throws IOException {
+                throw heldUntilCancelled(held, cancelled);
+            }
+        };
+        long start = head();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        stopWhileHeld(service, held, cancelled, chain.eventSources().get(1), start - 2, out, err);
+        assertEquals("", out.toString());
+        assertFalse(err.toString().contains(" scanned ("), err::toString);
+        assertTrue(err.toString().strip().endsWith("follow stopped by a signal; no block scanned; resume with --from "
+                + (start - 2)), err::toString);
+    }
+
+    /** Holds a call: counts {@code held} down, waits for {@code cancelled} and gives the transport's cancel error. */
+    private static IOException heldUntilCancelled(CountDownLatch held, CountDownLatch cancelled) {
+        held.countDown();
+        await(cancelled);
+        return new IOException("Canceled");
+    }
+
+    /**
+     * Follows the Transfer logs of {@code watched} from {@code from} over {@code service} (7 attempts a call), stops
+     * the follow once {@code held} is counted down (the service then waits for {@code cancelled}, which the stop's
+     * cancellation of calls in flight counts down) and checks that it ended with status 0.
+     */
+    private static void stopWhileHeld(HttpService service, CountDownLatch held, CountDownLatch cancelled,
+                                      String watched, long from, StringWriter out, StringWriter err) throws Exception {
+        LogFilter filter = LogFilter.builder().address(Hex.decode(watched)).topic(0, Hex.decode(transfer())).build();
+        EthScanFollow follow = follow(service, filter, from, Long.MAX_VALUE, out, err, 7, 100, cancelled::countDown,
+                halted -> fail("halted " + halted));
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(follow::run);
+        await(held);
+        follow.shutdownHook();
+        assertEquals(0, status.get(WAIT.toSeconds(), TimeUnit.SECONDS), err::toString);
     }
 
     /**
