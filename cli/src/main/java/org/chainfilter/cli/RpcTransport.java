@@ -132,25 +132,44 @@ final class RpcTransport {
             throw new IllegalArgumentException("--rpc-max-response-bytes is " + maxResponseBytes + "; it must be 1.."
                     + BoundedHttp.MAX_RESPONSE_BYTES);
         }
-        Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+        CallTracker calls = new CallTracker();
         OkHttpClient client = BoundedHttp.client(Duration.ofSeconds(timeoutSeconds), maxResponseBytes).newBuilder()
-                .eventListener(new EventListener() {
-                    @Override
-                    public void callStart(Call call) {
-                        inFlight.add(call);
-                    }
+                .eventListener(calls).build();
+        return new Service(url, client, calls);
+    }
 
-                    @Override
-                    public void callEnd(Call call) {
-                        inFlight.remove(call);
-                    }
+    /**
+     * The calls of a service in flight, by OkHttp's call events ({@code callEnd} comes when the body is closed), and
+     * whether the service was stopped. A call registers before it checks the flag and {@link #cancelAll} sets the flag
+     * before it walks the calls, so a call that starts while the service is being stopped is cancelled by one or the
+     * other: it fails before it is sent, where it used to run to its answer or its call timeout.
+     */
+    private static final class CallTracker extends EventListener {
+        private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+        private volatile boolean stopped;
 
-                    @Override
-                    public void callFailed(Call call, IOException failure) {
-                        inFlight.remove(call);
-                    }
-                }).build();
-        return new Service(url, client, inFlight);
+        @Override
+        public void callStart(Call call) {
+            inFlight.add(call);
+            if (stopped) {
+                call.cancel();
+            }
+        }
+
+        @Override
+        public void callEnd(Call call) {
+            inFlight.remove(call);
+        }
+
+        @Override
+        public void callFailed(Call call, IOException failure) {
+            inFlight.remove(call);
+        }
+
+        void cancelAll() {
+            stopped = true;
+            inFlight.forEach(Call::cancel);
+        }
     }
 
     /**
@@ -160,19 +179,19 @@ final class RpcTransport {
      * by OkHttp's call events ({@code callEnd} comes when the body is closed).
      */
     static final class Service extends HttpService {
-        private final Set<Call> inFlight;
+        private final CallTracker calls;
 
-        private Service(String url, OkHttpClient client, Set<Call> inFlight) {
+        private Service(String url, OkHttpClient client, CallTracker calls) {
             super(url, client);
-            this.inFlight = inFlight;
+            this.calls = calls;
         }
 
         /**
-         * Ends every call of this service in flight now, waiting for its answer or reading it: each fails with an
-         * {@code IOException}. A call that starts after this is not affected.
+         * Stops this service: ends every call of it in flight now, waiting for its answer or reading it, and every
+         * call started after this, before it is sent; each fails with an {@code IOException}.
          */
         void cancelCalls() {
-            inFlight.forEach(Call::cancel);
+            calls.cancelAll();
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,12 +36,14 @@ import org.web3j.protocol.core.methods.response.EthBlockNumber;
 @Timeout(60)
 class RpcTransportTest {
     private HttpServer dripping;
+    private final AtomicInteger requestsReceived = new AtomicInteger();
 
     @BeforeEach
     void startDrippingNode() throws IOException {
         dripping = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
         dripping.setExecutor(Executors.newCachedThreadPool());
         dripping.createContext("/", exchange -> {
+            requestsReceived.incrementAndGet();
             try (exchange) {
                 exchange.getRequestBody().readAllBytes();
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -119,11 +122,6 @@ class RpcTransportTest {
     }
 
     /**
-     * {@code cancelCalls} (what a stopped follow runs) ends a call whose answer is still arriving (its headers came
-     * at once, its body drips for about 50 s, so OkHttp's dispatcher no longer counts it as running): the test's
-     * bound, 15 s, is far below the drip and the call timeout of 600 s, and far above the cancelled call's end.
-     */
-    /**
      * The documented ranges of --rpc-timeout (1..3600) and --rpc-max-response-bytes (1..1073741824) are closed: their
      * largest values are accepted, one more is refused naming the range.
      */
@@ -138,6 +136,11 @@ class RpcTransportTest {
         assertEquals("--rpc-max-response-bytes is 1073741825; it must be 1..1073741824", size.getMessage());
     }
 
+    /**
+     * {@code cancelCalls} (what a stopped follow runs) ends a call whose answer is still arriving (its headers came
+     * at once, its body drips for about 50 s, so OkHttp's dispatcher no longer counts it as running): the test's
+     * bound, 15 s, is far below the drip and the call timeout of 600 s, and far above the cancelled call's end.
+     */
     @Test
     @Timeout(15)
     void cancelCallsEndsACallInFlight() throws Exception {
@@ -156,6 +159,22 @@ class RpcTransportTest {
         }
         Object ended = call.get();
         assertTrue(ended instanceof IOException, String.valueOf(ended));
+    }
+
+    /**
+     * A call that starts after {@code cancelCalls} (one that had passed the scanner's cancellation check when the stop
+     * came) fails at once and is never sent: it used to run to its answer, here a drip of about 50 s, or to its call
+     * timeout, past the stop's grace.
+     */
+    @Test
+    @Timeout(15)
+    void aCallStartedAfterCancelCallsIsNeverSent() throws Exception {
+        RpcTransport.Service service = RpcTransport.http(url(), 600, RpcTransport.DEFAULT_MAX_RESPONSE_BYTES);
+        service.cancelCalls();
+        IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> new Request<>("eth_blockNumber", List.<String>of(), service, EthBlockNumber.class).send());
+        assertEquals("Canceled", refused.getMessage());
+        assertEquals(0, requestsReceived.get());
     }
 
     @Test
