@@ -136,6 +136,25 @@ class BloomMathTest {
         assertTrue(e.getMessage().endsWith("bits; at most " + Long.MAX_VALUE + " are representable"), e.getMessage());
     }
 
+    /**
+     * 2^63 is one more than a long holds, so a bit count or a capacity of exactly 2^63 is refused, not cast to
+     * Long.MAX_VALUE: at 1% the bits of 962,265,609,005,920,192 elements, and at 0.9 the capacity of
+     * 2,022,631,153,839,411,841 bits, come to exactly 2^63 in double; one less, to the largest double below it.
+     * Refusing only above 2^63 passed every test in both (from a mutation review).
+     */
+    @Test
+    void countsOfExactly2To63AreRefused() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.optimalBitCount(962_265_609_005_920_192L, 0.01));
+        assertEquals("962265609005920192 elements at rate 0.01 need 9.223372036854776E18 bits; at most"
+                + " 9223372036854775807 are representable", e.getMessage());
+        assertEquals(9_223_372_036_854_774_784L, BloomMath.optimalBitCount(962_265_609_005_920_191L, 0.01));
+        e = assertThrows(IllegalArgumentException.class, () -> BloomMath.capacity(2_022_631_153_839_411_841L, 0.9));
+        assertEquals("2022631153839411841 bits at rate 0.9 hold 9.223372036854776E18 elements; at most"
+                + " 9223372036854775807 are representable", e.getMessage());
+        assertEquals(9_223_372_036_854_774_784L, BloomMath.capacity(2_022_631_153_839_411_840L, 0.9));
+    }
+
     @Test
     void shapeIsAValue() {
         Shape shape = Shape.fromElementsAndRate(1000, 0.01);
