@@ -155,6 +155,15 @@ class BloomMathTest {
         assertEquals(9_223_372_036_854_774_784L, BloomMath.capacity(2_022_631_153_839_411_840L, 0.9));
     }
 
+    /** A negative fill is refused like one above m: without the lower check it gave a negative estimate. */
+    @Test
+    void aNegativeSetBitCountIsRefused() {
+        assertEquals("set bit count is -1; it must be within [0, 1000]", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.estimatedElementCount(-1, 1000, 7)).getMessage());
+        assertEquals("set bit count is -1; it must be within [0, 1000]", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.falsePositiveRateFromFill(-1, 1000, 7)).getMessage());
+    }
+
     @Test
     void shapeIsAValue() {
         Shape shape = Shape.fromElementsAndRate(1000, 0.01);
