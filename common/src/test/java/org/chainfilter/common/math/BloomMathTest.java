@@ -164,6 +164,16 @@ class BloomMathTest {
                 () -> BloomMath.falsePositiveRateFromFill(-1, 1000, 7)).getMessage());
     }
 
+    /**
+     * {@code (m/n) ln 2} past Integer.MAX_VALUE is clamped to it: cast straight to int, 2^63 - 1 bits for one element
+     * (6.4 * 10^18 hash functions) gave -387,466,240 and 2^40 bits 1,914,173,394.
+     */
+    @Test
+    void aHashCountBeyondAnIntIsClampedNotTruncated() {
+        assertEquals(Integer.MAX_VALUE, BloomMath.optimalHashFunctionCount(1, Long.MAX_VALUE));
+        assertEquals(Integer.MAX_VALUE, BloomMath.optimalHashFunctionCount(1, 1L << 40));
+    }
+
     @Test
     void shapeIsAValue() {
         Shape shape = Shape.fromElementsAndRate(1000, 0.01);
