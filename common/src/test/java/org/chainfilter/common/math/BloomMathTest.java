@@ -174,6 +174,18 @@ class BloomMathTest {
         assertEquals(Integer.MAX_VALUE, BloomMath.optimalHashFunctionCount(1, 1L << 40));
     }
 
+    /**
+     * The count of hash functions for m bits refuses m below 1, and the rate from a fill a k below 1, like the other
+     * formulas: without their checks, m = 0 gave k = 1 and k = 0 gave a rate of 1.
+     */
+    @Test
+    void theHashCountAndTheRateFromFillRefuseCountsBelowOne() {
+        assertEquals("bit count is 0; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.optimalHashFunctionCount(100, 0)).getMessage());
+        assertEquals("hash function count is 0; it must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> BloomMath.falsePositiveRateFromFill(50, 100, 0)).getMessage());
+    }
+
     @Test
     void shapeIsAValue() {
         Shape shape = Shape.fromElementsAndRate(1000, 0.01);
