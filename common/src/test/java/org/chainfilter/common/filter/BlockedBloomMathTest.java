@@ -128,6 +128,17 @@ class BlockedBloomMathTest {
         }
     }
 
+    /**
+     * Where every k gives the same rate (no items: 0; a saturated load: 1) the best k is the fewest probes, 1, not
+     * the last k tried: taking a tie passed every test (from a mutation review).
+     */
+    @Test
+    void aLoadThatEveryKRatesAlikeTakesOneProbe() {
+        assertEquals(1, BlockedBloomMath.optimalHashFunctionCount(0));
+        assertEquals(1, BlockedBloomMath.optimalHashFunctionCount(BlockedBloomMath.SATURATED_LOAD));
+        assertEquals(1, BlockedBloomMath.optimalHashFunctionCount(5_000));
+    }
+
     @Test
     void badArgumentsAreRefused() {
         var e = assertThrows(IllegalArgumentException.class, () -> BlockedBloomMath.falsePositiveRate(-1, 3));
