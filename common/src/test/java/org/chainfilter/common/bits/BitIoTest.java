@@ -147,6 +147,25 @@ class BitIoTest {
         assertEquals("00ff8000", Hex.encode(out));
     }
 
+    /**
+     * Any initial capacity from 0 up, whether or not a multiple of the 8 bytes a full word flushes, grows to hold the
+     * stream: refusing 0 passed every test, and so did growing only when fewer than 7 bytes were free (a capacity of 15
+     * overran its buffer at the second word) (from a mutation review).
+     */
+    @Test
+    void aWriterOfAnyInitialCapacityGrowsAsItWrites() {
+        for (int capacity = 0; capacity <= 24; capacity++) {
+            BitWriter writer = new BitWriter(capacity);
+            for (int i = 0; i < 40; i++) {
+                writer.writeBits(i, 13);
+            }
+            BitReader reader = new BitReader(writer.toByteArray());
+            for (int i = 0; i < 40; i++) {
+                assertEquals(i, reader.readBits(13), "value " + i + " at capacity " + capacity);
+            }
+        }
+    }
+
     @Test
     void badArgumentsAreRefusedWithTheValue() {
         BitWriter writer = new BitWriter();
