@@ -171,6 +171,8 @@ class BitIoTest {
         BitWriter writer = new BitWriter();
         assertEquals("bit count is 65; it must be between 0 and 64",
                 assertThrows(IllegalArgumentException.class, () -> writer.writeBits(0, 65)).getMessage());
+        assertEquals("bit count is -1; it must be between 0 and 64",
+                assertThrows(IllegalArgumentException.class, () -> writer.writeBits(0, -1)).getMessage());
         assertEquals("unary value is -1; it must be >= 0",
                 assertThrows(IllegalArgumentException.class, () -> writer.writeUnary(-1)).getMessage());
         assertEquals("initial capacity is -2 bytes; it must be >= 0",
@@ -178,6 +180,8 @@ class BitIoTest {
         BitReader reader = new BitReader(new byte[1]);
         assertEquals("bit count is -1; it must be between 0 and 64",
                 assertThrows(IllegalArgumentException.class, () -> reader.readBits(-1)).getMessage());
+        assertEquals("bit count is 65; it must be between 0 and 64",
+                assertThrows(IllegalArgumentException.class, () -> reader.readBits(65)).getMessage());
         assertThrows(IndexOutOfBoundsException.class, () -> new BitReader(new byte[2], 1, 2));
     }
 }
