@@ -166,6 +166,22 @@ class BitIoTest {
         }
     }
 
+    /**
+     * copyTo checks the whole range before it writes: an array too small for the pending bits is refused untouched,
+     * where without the check the whole words were copied and only the last byte's write failed (from a mutation
+     * review).
+     */
+    @Test
+    void copyToAnArrayTooSmallWritesNothing() {
+        BitWriter writer = new BitWriter();
+        writer.writeBits(-1L, 64);
+        writer.writeBits(1, 1);
+        byte[] out = new byte[9];
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> writer.copyTo(out, 1));
+        assertEquals("Range [1, 1 + 9) out of bounds for length 9", e.getMessage());
+        assertArrayEquals(new byte[9], out);
+    }
+
     @Test
     void badArgumentsAreRefusedWithTheValue() {
         BitWriter writer = new BitWriter();
