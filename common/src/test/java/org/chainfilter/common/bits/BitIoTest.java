@@ -167,6 +167,29 @@ class BitIoTest {
     }
 
     /**
+     * Wide reads (57 to 64 bits) at every bit alignment, some ending exactly at the end of the stream. Reading 58 bits
+     * from the cache (which a refill leaves holding only 57 after 7 bits were read) and refusing a wide read of exactly
+     * the bits that remain both passed every test, the round trip above reading each width at one alignment only (from
+     * a mutation review).
+     */
+    @Test
+    void wideReadsRoundTripAtEveryBitAlignment() {
+        SplittableRandom random = new SplittableRandom(57);
+        for (int lead = 0; lead < 64; lead++) {
+            for (int width = 57; width <= 64; width++) {
+                long value = random.nextLong() & BitWriter.lowMask(width);
+                BitWriter writer = new BitWriter();
+                writer.writeBits(-1L, lead);
+                writer.writeBits(value, width);
+                BitReader reader = new BitReader(writer.toByteArray());
+                assertEquals(BitWriter.lowMask(lead), reader.readBits(lead));
+                assertEquals(value, reader.readBits(width), width + " bits after " + lead);
+                assertEquals((8 - (lead + width) % 8) % 8, reader.remainingBits(), width + " bits after " + lead);
+            }
+        }
+    }
+
+    /**
      * copyTo checks the whole range before it writes: an array too small for the pending bits is refused untouched,
      * where without the check the whole words were copied and only the last byte's write failed (from a mutation
      * review).
