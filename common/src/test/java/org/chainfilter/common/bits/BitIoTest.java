@@ -190,6 +190,19 @@ class BitIoTest {
     }
 
     /**
+     * A reset forgets the bits left in the cache, not only their count: keeping them, the one-bits of the old stream
+     * stayed in the cache, ORed with the new stream's first byte (read 0xfe, not 0x00), and every test passed (from a
+     * mutation review).
+     */
+    @Test
+    void resetForgetsTheBitsLeftInTheCache() {
+        BitReader reader = new BitReader(Hex.decode("ff"));
+        assertEquals(1, reader.readBits(1));
+        reader.reset(Hex.decode("00"), 0, 1);
+        assertEquals(0, reader.readBits(8));
+    }
+
+    /**
      * copyTo checks the whole range before it writes: an array too small for the pending bits is refused untouched,
      * where without the check the whole words were copied and only the last byte's write failed (from a mutation
      * review).
