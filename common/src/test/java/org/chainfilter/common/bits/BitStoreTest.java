@@ -143,9 +143,12 @@ class BitStoreTest {
      */
     @Test
     void toBytesOfAStoreLargerThanAByteArrayIsRefused() {
-        for (long bits : new long[] {1L << 35, (1L << 34) + 8, 8L * Integer.MAX_VALUE}) {
+        // 8 (Integer.MAX_VALUE - 8) + 1 bits: the first size past the limit (refusing only from one byte further on
+        // passed every test, from a mutation review).
+        long firstPastTheLimit = 8L * (Integer.MAX_VALUE - 8) + 1;
+        for (long bits : new long[] {1L << 35, (1L << 34) + 8, 8L * Integer.MAX_VALUE, firstPastTheLimit}) {
             var e = assertThrows(IllegalStateException.class, () -> hugeEmptyStore(bits).toBytes(ByteLayout.LSB_FIRST));
-            assertEquals("a store of " + bits + " bits is " + bits / 8 + " bytes; a byte array holds at most "
+            assertEquals("a store of " + bits + " bits is " + (bits + 7) / 8 + " bytes; a byte array holds at most "
                     + (Integer.MAX_VALUE - 8), e.getMessage());
         }
     }
