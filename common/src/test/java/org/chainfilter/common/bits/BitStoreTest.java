@@ -100,6 +100,18 @@ class BitStoreTest {
         assertEquals("cannot combine a store of 201 bits with one of 200 bits", e.getMessage());
     }
 
+    /**
+     * A size not a multiple of 8 takes a last, partial byte: 9 bits are 2 bytes, bit 8 in the second (LSB_FIRST) or the
+     * first (BIG_ENDIAN). Rounding the byte count down passed every test (from a mutation review).
+     */
+    @Test
+    void toBytesRoundsAPartialByteUp() {
+        BitStore store = new LongArrayBitStore(9);
+        store.set(8);
+        assertEquals("0001", Hex.encode(store.toBytes(ByteLayout.LSB_FIRST)));
+        assertEquals("0100", Hex.encode(store.toBytes(ByteLayout.BIG_ENDIAN)));
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
