@@ -112,6 +112,26 @@ class BitStoreTest {
         assertEquals("0100", Hex.encode(store.toBytes(ByteLayout.BIG_ENDIAN)));
     }
 
+    /**
+     * Equal stores have the same size and every word the same: 65 and 100 clear bits (two words each) are not equal,
+     * nor are two stores that differ only in their last word. Comparing the words alone, or all but the last, passed
+     * every test (from a mutation review).
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void equalStoresHaveTheSameSizeAndEveryWord(LongFunction<BitStore> kind) {
+        assertNotEquals(kind.apply(65), kind.apply(100));
+        assertFalse(BitStore.sameBits(kind.apply(65), kind.apply(100)));
+        BitStore a = kind.apply(200);
+        BitStore b = kind.apply(200);
+        a.set(1);
+        b.set(1);
+        assertEquals(a, b);
+        b.set(199);
+        assertNotEquals(a, b);
+        assertFalse(BitStore.sameBits(a, b));
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
