@@ -132,6 +132,18 @@ class BitStoreTest {
         assertFalse(BitStore.sameBits(a, b));
     }
 
+    /**
+     * A bit store equals only another bit store of this library (so equality stays symmetric): a foreign BitStore of
+     * the same bits is not equal to it. Comparing with any BitStore passed every test (from a mutation review).
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void aStoreIsNotEqualToAForeignStoreOfTheSameBits(LongFunction<BitStore> kind) {
+        BitStore foreign = hugeEmptyStore(64);
+        assertTrue(BitStore.sameBits(kind.apply(64), foreign));
+        assertNotEquals(kind.apply(64), foreign);
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
