@@ -144,6 +144,17 @@ class BitStoreTest {
         assertNotEquals(kind.apply(64), foreign);
     }
 
+    /**
+     * and, like or, refuses a store of another size: 200 and 201 bits both take four words, so without the check the
+     * words were silently combined (from a mutation review).
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void andRefusesAStoreOfAnotherSize(LongFunction<BitStore> kind) {
+        var e = assertThrows(IllegalArgumentException.class, () -> kind.apply(200).and(kind.apply(201)));
+        assertEquals("cannot combine a store of 201 bits with one of 200 bits", e.getMessage());
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
