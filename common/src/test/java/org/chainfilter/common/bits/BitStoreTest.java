@@ -155,6 +155,21 @@ class BitStoreTest {
         assertEquals("cannot combine a store of 201 bits with one of 200 bits", e.getMessage());
     }
 
+    /**
+     * A negative index is refused with its value, whatever it is: without the check, Long.MIN_VALUE (whose word index
+     * truncates to 0) read and set bit 0 (from a mutation review).
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void aNegativeIndexIsRefusedWithItsValue(LongFunction<BitStore> kind) {
+        BitStore store = kind.apply(100);
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> store.set(Long.MIN_VALUE));
+        assertEquals("bit index -9223372036854775808 is outside [0, 100)", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> store.get(-1));
+        assertEquals("bit index -1 is outside [0, 100)", e.getMessage());
+        assertEquals(0, store.cardinality());
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
