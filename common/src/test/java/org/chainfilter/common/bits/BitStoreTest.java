@@ -170,6 +170,16 @@ class BitStoreTest {
         assertEquals(0, store.cardinality());
     }
 
+    /**
+     * The largest store, 64 (Integer.MAX_VALUE - 8) bits, is the limit the message names; one bit more is refused
+     * before anything is allocated. Refusing only from one word further on passed every test (from a mutation review).
+     */
+    @Test
+    void aStoreOneBitPastTheLimitIsRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> new LongArrayBitStore(137_438_952_897L));
+        assertEquals("bit count is 137438952897; a bit store holds at most 137438952896 bits", e.getMessage());
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
