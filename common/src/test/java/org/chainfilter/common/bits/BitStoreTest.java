@@ -180,6 +180,22 @@ class BitStoreTest {
         assertEquals("bit count is 137438952897; a bit store holds at most 137438952896 bits", e.getMessage());
     }
 
+    /**
+     * fromWords takes exactly the words the size needs, accepts a full last word, and keeps its own copy: a third word
+     * for 65 bits, refusing the top bit of a 128-bit store, and keeping the caller's array all passed every test (from
+     * a mutation review).
+     */
+    @Test
+    void fromWordsTakesExactlyTheWordsItNeedsAndCopiesThem() {
+        var e = assertThrows(IllegalArgumentException.class, () -> LongArrayBitStore.fromWords(65, new long[3]));
+        assertEquals("3 words given; 65 bits need exactly 2", e.getMessage());
+        long[] words = {0, 1L << 63};
+        LongArrayBitStore store = LongArrayBitStore.fromWords(128, words);
+        assertTrue(store.get(127));
+        words[0] = -1L;
+        assertEquals(1, store.cardinality());
+    }
+
     @Test
     void fromWordsRefusesStrayBitsPastTheEnd() {
         var e = assertThrows(IllegalArgumentException.class,
