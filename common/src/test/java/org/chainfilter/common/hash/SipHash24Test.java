@@ -60,5 +60,9 @@ class SipHash24Test {
     void keyOfTheWrongLengthIsRefused() {
         var e = assertThrows(IllegalArgumentException.class, () -> SipHash24.hash(new byte[15], new byte[0]));
         assertEquals("SipHash key is 15 bytes; it must be exactly 16 bytes", e.getMessage());
+        // A longer key is refused too, not cut to its first 16 bytes (refusing only short keys passed every test).
+        e = assertThrows(IllegalArgumentException.class, () -> SipHash24.hash(new byte[17], new byte[0]));
+        assertEquals("SipHash key is 17 bytes; it must be exactly 16 bytes", e.getMessage());
     }
+
 }
