@@ -81,4 +81,17 @@ class SipHash24Test {
         }
     }
 
+    /**
+     * A range outside the array is refused before any byte is read, even one that reads nothing: without the check, an
+     * empty range at offset 5 of 4 bytes, or at offset -1, was hashed as the empty message (from a mutation review).
+     */
+    @Test
+    void aRangeOutsideTheArrayIsRefused() {
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> SipHash24.hash(1, 2, new byte[4], 5, 0));
+        assertEquals("Range [5, 5 + 0) out of bounds for length 4", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> SipHash24.hash(1, 2, new byte[4], -1, 0));
+        assertEquals("Range [-1, -1 + 0) out of bounds for length 4", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> SipHash24.hash(1, 2, new byte[4], 2, 3));
+        assertEquals("Range [2, 2 + 3) out of bounds for length 4", e.getMessage());
+    }
 }
