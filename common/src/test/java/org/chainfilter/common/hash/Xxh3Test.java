@@ -110,9 +110,18 @@ class Xxh3Test {
         }
     }
 
+    /**
+     * A range outside the array is refused before any byte is read, even one that reads nothing: without the check, an
+     * empty range at offset 5 of 4 bytes, or a negative length, was hashed as the empty input (from a mutation review).
+     */
     @Test
     void aRangeOutsideTheArrayIsRefused() {
         assertThrows(IndexOutOfBoundsException.class, () -> Xxh3.hash64(new byte[4], 2, 3));
         assertThrows(IndexOutOfBoundsException.class, () -> Xxh3.hash64(new byte[4], -1, 2));
+        var e = assertThrows(IndexOutOfBoundsException.class, () -> Xxh3.hash64(new byte[4], 5, 0));
+        assertEquals("Range [5, 5 + 0) out of bounds for length 4", e.getMessage());
+        e = assertThrows(IndexOutOfBoundsException.class, () -> Xxh3.hash64(new byte[4], 0, -1));
+        assertEquals("Range [0, 0 + -1) out of bounds for length 4", e.getMessage());
     }
+
 }
