@@ -124,4 +124,19 @@ class Xxh3Test {
         assertEquals("Range [0, 0 + -1) out of bounds for length 4", e.getMessage());
     }
 
+    /**
+     * Text of more than Integer.MAX_VALUE / 2 chars (more bytes than an int counts) is refused: without the check, the
+     * byte count overflowed to a negative length and the text was hashed as the empty input. A view of such a text, so
+     * nothing is allocated (from a mutation review).
+     */
+    @Test
+    void textTooLongForAnIntOfBytesIsRefused() {
+        CharSequence huge = new CharSequence() {
+            @Override public int length() { return Integer.MAX_VALUE / 2 + 1; }
+            @Override public char charAt(int index) { return 'a'; }
+            @Override public CharSequence subSequence(int start, int end) { throw new UnsupportedOperationException(); }
+        };
+        var e = assertThrows(IllegalArgumentException.class, () -> Xxh3.hash64OfChars(huge));
+        assertEquals("text is 1073741824 chars; XXH3 over UTF-16 takes at most 1073741823", e.getMessage());
+    }
 }
