@@ -615,4 +615,24 @@ class SectionIndexTest {
         assertEquals(file + ": vector of bloom bit " + bit + " is 64 bytes; a vector is 0, 512 or 65..511 bytes",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
+
+    /**
+     * A section file's size is judged before anything is read or mapped: 7 bytes (the magic and part of the version)
+     * and one byte more than the largest possible file (every vector raw) are refused naming the size, not read past
+     * their end (an IndexOutOfBoundsException) nor mapped and checksummed whole.
+     */
+    @Test
+    void sectionFilesOfAnImpossibleSizeAreRefusedNamingTheSize() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        byte[] good = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(good, 7));
+        assertEquals(file + " is 7 bytes; a section file is 4156 to 1052732",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        Files.write(file, good);
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(SectionFormat.MAX_SECTION_FILE_BYTES + 1);
+        }
+        assertEquals(file + " is 1052733 bytes; a section file is 4156 to 1052732",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
 }
