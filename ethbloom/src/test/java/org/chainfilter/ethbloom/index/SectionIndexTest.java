@@ -635,4 +635,17 @@ class SectionIndexTest {
         assertEquals(file + " is 1052733 bytes; a section file is 4156 to 1052732",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
+
+    /**
+     * A vector length is an unsigned 16-bit number: a length with its high bit set (0x8041 = 32833) is refused as too
+     * long, naming it, not read as a negative length that only the later sum check objects to.
+     */
+    @Test
+    void aVectorLengthWithItsHighBitSetIsReadUnsigned() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        int bit = firstStoredVectorBit(Files.readAllBytes(file));
+        rewriteWithValidCrc(file, b -> b.putShort(56 + 2 * bit, (short) 0x8041));
+        assertEquals(file + ": vector of bloom bit " + bit + " is 32833 bytes; at most 512",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
 }
