@@ -648,4 +648,17 @@ class SectionIndexTest {
         assertEquals(file + ": vector of bloom bit " + bit + " is 32833 bytes; at most 512",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
+
+    /**
+     * Block numbers past {@code Long.MAX_VALUE} cannot be represented: a meta file whose first block leaves no room
+     * for the sections on disk is refused.
+     */
+    @Test
+    void anIndexWhoseBlockNumbersOverflowIsRefused() throws IOException {
+        oneBlockZeroAddressSection();
+        Path meta = dir.resolve("index.meta");
+        rewriteMetaWithValidCrc(meta, Files.readAllBytes(meta), b -> b.putLong(16, Long.MAX_VALUE));
+        assertEquals(dir + ": block numbers overflow",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
 }
