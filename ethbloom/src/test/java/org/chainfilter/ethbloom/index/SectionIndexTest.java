@@ -661,4 +661,21 @@ class SectionIndexTest {
         assertEquals(dir + ": block numbers overflow",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
+
+    /**
+     * A range of one block is a range: at the first block of the index and of a section, at the last block of a full
+     * section and at the last block of a partial last section, bloom bit 1 (set in every divisor bloom) gives that
+     * block.
+     */
+    @Test
+    void aRangeOfOneBlockAtASectionEdgeGivesThatBlock() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            appendDivisorBlocks(writer, 0, 4_100);
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        BloomBitsMatcher everyBlock = BloomBitsMatcher.ofBits(new int[][][] {{{1}}});
+        for (long block : new long[] {0, 4_095, 4_096, 4_099}) {
+            assertArrayEquals(new long[] {block}, index.candidates(everyBlock, block, block), "block " + block);
+        }
+    }
 }
