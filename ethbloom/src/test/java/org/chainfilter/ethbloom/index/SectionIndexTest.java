@@ -678,4 +678,12 @@ class SectionIndexTest {
             assertArrayEquals(new long[] {block}, index.candidates(everyBlock, block, block), "block " + block);
         }
     }
+
+    /** The index file: its 32 bytes for first block 0x0102030405060708, the reserved word zero, then the CRC32C. */
+    @Test
+    void indexMetaGoldenLayout() throws IOException {
+        SectionIndexWriter.open(dir, 0x0102030405060708L).close();
+        assertEquals("4346424c4d494458" + "00000002" + "00001000" + "0102030405060708" + "00000000" + "d0be308f",
+                Hex.encode(Files.readAllBytes(dir.resolve("index.meta"))));
+    }
 }
