@@ -686,4 +686,18 @@ class SectionIndexTest {
         assertEquals("4346424c4d494458" + "00000002" + "00001000" + "0102030405060708" + "00000000" + "d0be308f",
                 Hex.encode(Files.readAllBytes(dir.resolve("index.meta"))));
     }
+
+    /** A meta file is exactly 32 bytes starting with CFBLMIDX: one byte longer, or another magic, is refused. */
+    @Test
+    void aMetaFileOfAnotherLengthOrMagicIsRefused() throws IOException {
+        SectionIndexWriter.open(dir, 0).close();
+        Path meta = dir.resolve("index.meta");
+        byte[] good = Files.readAllBytes(meta);
+        Files.write(meta, java.util.Arrays.copyOf(good, 33));
+        assertEquals(meta + " is 33 bytes; an index meta file is 32",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        rewriteMetaWithValidCrc(meta, good, b -> b.put(0, (byte) 'X'));
+        assertEquals(meta + " does not start with the magic CFBLMIDX",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
 }
