@@ -600,20 +600,30 @@ class SectionIndexTest {
     @Test
     void aVectorOfOnlyABitmapIsRefused() throws IOException {
         Path file = oneBlockZeroAddressSection();
+        // Keep a zero bitmap.
+        int bit = replaceFirstStoredVector(file, new byte[64]);
+        assertEquals(file + ": vector of bloom bit " + bit + " is 64 bytes; a vector is 0, 512 or 65..511 bytes",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
+
+    /**
+     * Replaces the first stored vector of a {@link #oneBlockZeroAddressSection} (65 bytes at 4152: a bitmap flagging
+     * byte 0, then that byte) by {@code vector}, fixing its length, the payload length and the CRC32C; returns its
+     * bloom bit.
+     */
+    private static int replaceFirstStoredVector(Path file, byte[] vector) throws IOException {
         byte[] good = Files.readAllBytes(file);
         int bit = firstStoredVectorBit(good);
-        // The first stored vector is 65 bytes at 4152: bitmap flagging byte 0, then that byte. Keep a zero bitmap.
         assertEquals(65, (good[56 + 2 * bit] & 0xff) << 8 | (good[57 + 2 * bit] & 0xff));
-        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(good.length - 1);
-        out.put(good, 0, 4152).put(new byte[64]).put(good, 4152 + 65, good.length - 4152 - 65);
-        out.putShort(56 + 2 * bit, (short) 64);
-        out.putInt(20, out.getInt(20) - 1);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(good.length - 65 + vector.length);
+        out.put(good, 0, 4152).put(vector).put(good, 4152 + 65, good.length - 4152 - 65);
+        out.putShort(56 + 2 * bit, (short) vector.length);
+        out.putInt(20, out.getInt(20) - 65 + vector.length);
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(out.array(), 0, out.capacity() - 4);
         out.putInt(out.capacity() - 4, (int) crc.getValue());
         Files.write(file, out.array());
-        assertEquals(file + ": vector of bloom bit " + bit + " is 64 bytes; a vector is 0, 512 or 65..511 bytes",
-                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+        return bit;
     }
 
     /**
@@ -698,6 +708,22 @@ class SectionIndexTest {
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
         rewriteMetaWithValidCrc(meta, good, b -> b.put(0, (byte) 'X'));
         assertEquals(meta + " does not start with the magic CFBLMIDX",
+                assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
+    }
+
+    /**
+     * A sparse vector's bitmap flags exactly the bytes it stores: a bitmap flagging one byte followed by two stored
+     * bytes is refused, as is the converse (inconsistentSectionsWithAValidChecksumAreRefused).
+     */
+    @Test
+    void aSparseVectorStoringMoreBytesThanItsBitmapFlagsIsRefused() throws IOException {
+        Path file = oneBlockZeroAddressSection();
+        byte[] vector = new byte[66];
+        vector[0] = (byte) 0x80;
+        vector[64] = 1;
+        vector[65] = 2;
+        int bit = replaceFirstStoredVector(file, vector);
+        assertEquals(file + ": vector of bloom bit " + bit + " flags 1 bytes but stores 2",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
 }
