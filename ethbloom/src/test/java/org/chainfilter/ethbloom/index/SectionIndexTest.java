@@ -726,4 +726,30 @@ class SectionIndexTest {
         assertEquals(file + ": vector of bloom bit " + bit + " flags 1 bytes but stores 2",
                 assertThrows(IndexFormatException.class, () -> SectionIndex.open(dir)).getMessage());
     }
+
+    /**
+     * {@link BitVectorSource}'s contract when no block is left: {@code load} of a vector without a set block leaves
+     * {@code into} zero and answers false, and {@code andInto} leaves the accumulator zero and answers false, both for
+     * an empty stored vector (bloom bit 0, in no divisor bloom) and for a raw one that clears every bit still set (bloom
+     * bit 2, the even blocks, ANDed into the odd ones).
+     */
+    @Test
+    void loadAndAndIntoLeaveZeroAndAnswerFalseWhenNoBlockIsLeft() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            appendDivisorBlocks(writer, 0, 600);
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        long[] zero = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        long[] vector = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        java.util.Arrays.fill(vector, -1L);
+        assertEquals(false, index.load(0, 0, vector));
+        assertArrayEquals(zero, vector);
+        java.util.Arrays.fill(vector, -1L);
+        assertEquals(false, index.andInto(0, 0, vector, null));
+        assertArrayEquals(zero, vector);
+        // Block j is bit 63 - j % 64 of word j / 64: the odd blocks are the even bits.
+        java.util.Arrays.fill(vector, 0x5555_5555_5555_5555L);
+        assertEquals(false, index.andInto(2, 0, vector, null));
+        assertArrayEquals(zero, vector);
+    }
 }
