@@ -752,4 +752,18 @@ class SectionIndexTest {
         assertEquals(false, index.andInto(2, 0, vector, null));
         assertArrayEquals(zero, vector);
     }
+
+    /** A bloom bit outside 0..2047 is refused as such, not read from the table of vector starts (2049 entries). */
+    @Test
+    void aBloomBitOutsideTheBloomIsRefusedNamingTheBloomSize() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            SyntheticChain.append(writer, 0, LogsBloom.EMPTY);
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        long[] vector = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        assertEquals("Index 2048 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
+                () -> index.load(2_048, 0, vector)).getMessage());
+        assertEquals("Index -1 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
+                () -> index.andInto(-1, 0, vector, vector)).getMessage());
+    }
 }
