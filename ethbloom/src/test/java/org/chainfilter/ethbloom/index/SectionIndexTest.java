@@ -766,4 +766,20 @@ class SectionIndexTest {
         assertEquals("Index -1 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
                 () -> index.andInto(-1, 0, vector, vector)).getMessage());
     }
+
+    /**
+     * A writer reopened on an index whose last section holds 4,095 blocks, one short of full, resumes in that section
+     * at block 4,095, not at the next section (which would leave a hole where block 4,095 belongs).
+     */
+    @Test
+    void aWriterResumedOneBlockShortOfAFullSectionCompletesIt() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            appendDivisorBlocks(writer, 0, 4_095);
+        }
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
+            assertEquals(4_095, resumed.nextBlock());
+            appendDivisorBlocks(resumed, 4_095, 4_200);
+        }
+        assertDivisorIndex(4_200, 60, 10, 20, 30);
+    }
 }
