@@ -782,4 +782,22 @@ class SectionIndexTest {
         }
         assertDivisorIndex(4_200, 60, 10, 20, 30);
     }
+
+    /**
+     * A writer closed without appending writes nothing: the partial last section it reloaded is not rewritten (the
+     * file is still the one written before, the same inode, where a rewrite renames a new file into place).
+     */
+    @Test
+    void aWriterClosedWithoutAppendingRewritesNothing() throws IOException {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            appendDivisorBlocks(writer, 0, 100);
+        }
+        Path file = dir.resolve("section-0000000000.bits");
+        Object before = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        assumeTrue(before != null, "needs file keys");
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 0)) {
+            assertEquals(100, resumed.nextBlock());
+        }
+        assertEquals(before, Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey());
+    }
 }
