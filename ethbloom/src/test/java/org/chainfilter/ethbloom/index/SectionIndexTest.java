@@ -800,4 +800,15 @@ class SectionIndexTest {
         }
         assertEquals(before, Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey());
     }
+
+    /** A gap of several blocks is named as a range: "blocks 101..103 are missing". */
+    @Test
+    void aGapOfSeveralBlocksIsNamedAsARange() {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 100)) {
+            SyntheticChain.append(writer, 100, LogsBloom.EMPTY);
+            assertEquals("block 104 cannot follow block 100 (blocks 101..103 are missing); the index expects block 101"
+                    + " next", assertThrows(IllegalArgumentException.class,
+                            () -> SyntheticChain.append(writer, 104, LogsBloom.EMPTY)).getMessage());
+        }
+    }
 }
