@@ -137,6 +137,14 @@ class SectionIndexTest {
         assertDivisorIndex(13_000, 60, 10, 20, 30);
     }
 
+    /** Writes blocks 0 .. blocks-1 with their {@link #divisorBloom}s into {@code dir} and opens the index. */
+    private SectionIndex divisorIndex(long blocks) {
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
+            appendDivisorBlocks(writer, 0, blocks);
+        }
+        return SectionIndex.open(dir);
+    }
+
     /**
      * The index in {@code dir} holds blocks 0 .. blocks-1 with their {@link #divisorBloom}s: asked for the given bits,
      * its candidates are the multiples of {@code multiple}.
@@ -679,10 +687,7 @@ class SectionIndexTest {
      */
     @Test
     void aRangeOfOneBlockAtASectionEdgeGivesThatBlock() {
-        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            appendDivisorBlocks(writer, 0, 4_100);
-        }
-        SectionIndex index = SectionIndex.open(dir);
+        SectionIndex index = divisorIndex(4_100);
         BloomBitsMatcher everyBlock = BloomBitsMatcher.ofBits(new int[][][] {{{1}}});
         for (long block : new long[] {0, 4_095, 4_096, 4_099}) {
             assertArrayEquals(new long[] {block}, index.candidates(everyBlock, block, block), "block " + block);
@@ -735,10 +740,7 @@ class SectionIndexTest {
      */
     @Test
     void loadAndAndIntoLeaveZeroAndAnswerFalseWhenNoBlockIsLeft() {
-        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, 0)) {
-            appendDivisorBlocks(writer, 0, 600);
-        }
-        SectionIndex index = SectionIndex.open(dir);
+        SectionIndex index = divisorIndex(600);
         long[] zero = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
         long[] vector = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
         java.util.Arrays.fill(vector, -1L);
