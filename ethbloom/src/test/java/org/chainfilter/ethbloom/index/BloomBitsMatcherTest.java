@@ -2,10 +2,13 @@ package org.chainfilter.ethbloom.index;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.LongPredicate;
 import java.util.stream.LongStream;
 
@@ -150,5 +153,25 @@ class BloomBitsMatcherTest {
         LongStream.Builder out = LongStream.builder();
         BloomBitsMatcher.ofBits(new int[][][] {{{16, 16, 16}}}).candidates(SYNTHETIC, 100, 100, 4_196, out::add);
         assertArrayEquals(expected(100, 4_196, b -> (b - 100) % 16 == 0), out.build().toArray());
+    }
+
+    /**
+     * geth's daisy chain: a value stops fetching its bits once their AND is empty, a section whose result is empty
+     * fetches no further clause, and a range inside section 1 fetches nothing of section 0. In section 1 (blocks
+     * 4096..8191) the vectors of 5000 and 6000 each hold one block, not the same one, so 7 is never fetched.
+     */
+    @Test
+    void fetchingStopsOnceAResultIsEmptyAndSkipsTheSectionsBeforeTheRange() {
+        List<String> fetched = new ArrayList<>();
+        BitVectorSource recording = (bit, section, into) -> {
+            fetched.add(bit + "@" + section);
+            return SYNTHETIC.load(bit, section, into);
+        };
+        BloomBitsMatcher.ofBits(new int[][][] {{{5_000, 6_000, 7}}}).candidates(recording, 0, 4_096, 8_191, b -> { });
+        assertEquals(List.of("5000@1", "6000@1"), fetched);
+        fetched.clear();
+        BloomBitsMatcher.ofBits(new int[][][] {{{5_000}}, {{6_000}}, {{7}}})
+                .candidates(recording, 0, 4_096, 8_191, b -> { });
+        assertEquals(List.of("5000@1", "6000@1"), fetched);
     }
 }
