@@ -174,4 +174,12 @@ class BloomBitsMatcherTest {
                 .candidates(recording, 0, 4_096, 8_191, b -> { });
         assertEquals(List.of("5000@1", "6000@1"), fetched);
     }
+
+    /** Only a matcher without clauses matches every block: one clause, or a log filter's address, is not match-all. */
+    @Test
+    void aMatcherWithOneClauseIsNotMatchAll() {
+        assertFalse(BloomBitsMatcher.ofBits(new int[][][] {{{1, 2, 3}}}).isMatchAll());
+        assertFalse(BloomBitsMatcher.of(LogFilter.builder().address(new byte[20]).build()).isMatchAll());
+        assertTrue(BloomBitsMatcher.of(LogFilter.matchAll()).isMatchAll());
+    }
 }
