@@ -182,4 +182,23 @@ class BloomBitsMatcherTest {
         assertFalse(BloomBitsMatcher.of(LogFilter.builder().address(new byte[20]).build()).isMatchAll());
         assertTrue(BloomBitsMatcher.of(LogFilter.matchAll()).isMatchAll());
     }
+
+    /**
+     * {@link BitVectorSource#andInto}'s default (the synthetic source has only {@code load}) when no block is left:
+     * the accumulator is zero and the answer false, for an empty vector (divisor 10000 has no multiple in section 1)
+     * and for one that clears every bit still set (divisor 5000 in section 0: only block 0, bit 63 of word 0).
+     */
+    @Test
+    void theDefaultAndIntoLeavesZeroAndAnswersFalseWhenNoBlockIsLeft() {
+        long[] zero = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        long[] accumulator = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        long[] scratch = new long[BloomBitsMatcher.WORDS_PER_VECTOR];
+        Arrays.fill(accumulator, -1L);
+        assertFalse(SYNTHETIC.andInto(10_000, 1, accumulator, scratch));
+        assertArrayEquals(zero, accumulator);
+        Arrays.fill(accumulator, -1L);
+        accumulator[0] = Long.MAX_VALUE;
+        assertFalse(SYNTHETIC.andInto(5_000, 0, accumulator, scratch));
+        assertArrayEquals(zero, accumulator);
+    }
 }
