@@ -283,4 +283,13 @@ class LogsBloomTest {
         assertTrue(LogsBloom.fromBytes(twoOfThree).containsAll(LogsBloom.ofValue(transfer)));
         assertEquals(LogsBloom.fromBytes(twoOfThree), LogsBloom.ofValue(transfer));
     }
+
+    /** A logsBloom is exactly 256 bytes: one byte more is refused naming its length, as one byte less is. */
+    @Test
+    void fromBytesRefusesALongerArrayNamingItsLength() {
+        assertEquals("logsBloom is 257 bytes; it must be exactly 256 bytes",
+                assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromBytes(new byte[257])).getMessage());
+        assertEquals("logsBloom is 255 bytes; it must be exactly 256 bytes",
+                assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromBytes(new byte[255])).getMessage());
+    }
 }
