@@ -292,4 +292,13 @@ class LogsBloomTest {
         assertEquals("logsBloom is 255 bytes; it must be exactly 256 bytes",
                 assertThrows(IllegalArgumentException.class, () -> LogsBloom.fromBytes(new byte[255])).getMessage());
     }
+
+    /** A bit outside 0..2047 is refused naming the bit and the bloom's 2048 bits, not a word index of 32 words. */
+    @Test
+    void testBitOutsideTheBloomNamesTheBit() {
+        assertEquals("Index 2048 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
+                () -> LogsBloom.EMPTY.testBit(2048)).getMessage());
+        assertEquals("Index -1 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
+                () -> LogsBloom.EMPTY.testBit(-1)).getMessage());
+    }
 }
