@@ -301,4 +301,19 @@ class LogsBloomTest {
         assertEquals("Index -1 out of bounds for length 2048", assertThrows(IndexOutOfBoundsException.class,
                 () -> LogsBloom.EMPTY.testBit(-1)).getMessage());
     }
+
+    /**
+     * {@code writeTo} checks the whole range before writing: at offset -1 it refuses and leaves the buffer untouched,
+     * not half written (the bloom's last bytes land first, from the end of the range down).
+     */
+    @Test
+    void writeToARangeOutsideTheBufferWritesNothing() {
+        LogsBloom.Builder builder = LogsBloom.builder();
+        byte[] ones = new byte[256];
+        java.util.Arrays.fill(ones, (byte) 0xff);
+        builder.addBloom(LogsBloom.fromBytes(ones));
+        byte[] buffer = new byte[260];
+        assertThrows(IndexOutOfBoundsException.class, () -> builder.writeTo(buffer, -1));
+        assertArrayEquals(new byte[260], buffer);
+    }
 }
