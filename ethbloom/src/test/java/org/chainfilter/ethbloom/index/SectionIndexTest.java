@@ -813,4 +813,18 @@ class SectionIndexTest {
                             () -> SyntheticChain.append(writer, 104, LogsBloom.EMPTY)).getMessage());
         }
     }
+
+    /**
+     * A writer reopened on an index that has no section yet (created, nothing appended) starts at its first block,
+     * and the first block it is given needs no particular parent, as in a new index.
+     */
+    @Test
+    void aWriterReopenedOnAnIndexWithoutSectionsStartsAtItsFirstBlock() {
+        SectionIndexWriter.open(dir, 10).close();
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, 10)) {
+            assertEquals(10, resumed.nextBlock());
+            resumed.append(10, SyntheticChain.hash(10), SyntheticChain.hash(-10), LogsBloom.EMPTY);
+        }
+        assertEquals(1, SectionIndex.open(dir).indexedBlockCount());
+    }
 }
