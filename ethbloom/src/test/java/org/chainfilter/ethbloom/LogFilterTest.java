@@ -218,4 +218,19 @@ class LogFilterTest {
         // Without the wildcard call the same position asks for T3, which the block lacks.
         assertFalse(LogFilter.builder().topic(0, T3).build().couldMatch(block));
     }
+
+    /**
+     * {@code anyTopic(p)} makes the position a wildcard whatever alternatives it was given before or after, as
+     * {@code topic(p)} with no alternative does: {@code [T3]} then {@code *} asks nothing of the bloom nor of the log.
+     */
+    @Test
+    void anyTopicMakesAPositionWithAlternativesAWildcard() {
+        LogsBloom block = LogsBloom.builder().addLog(A, List.of(T1)).build();
+        for (LogFilter filter : List.of(LogFilter.builder().topic(0, T3).anyTopic(0).build(),
+                LogFilter.builder().anyTopic(0).topic(0, T3).build())) {
+            assertNull(filter.topics().get(0), filter.toString());
+            assertTrue(filter.couldMatch(block), filter.toString());
+            assertTrue(filter.matches(A, List.of(T1)), filter.toString());
+        }
+    }
 }
