@@ -233,4 +233,17 @@ class LogFilterTest {
             assertTrue(filter.matches(A, List.of(T1)), filter.toString());
         }
     }
+
+    /**
+     * A topic call refused for a topic of the wrong length leaves no empty alternative set behind: the filter built
+     * afterwards asks nothing of the bloom at that position (an empty set would be a clause no bloom passes).
+     */
+    @Test
+    void aRefusedTopicLeavesNoEmptyClauseBehind() {
+        LogFilter.Builder builder = LogFilter.builder();
+        assertThrows(IllegalArgumentException.class, () -> builder.topic(0, A));
+        LogFilter filter = builder.build();
+        assertEquals(0, filter.bloomBitClauses().length);
+        assertTrue(filter.couldMatch(LogsBloom.EMPTY));
+    }
 }
