@@ -46,13 +46,20 @@ public final class SectionIndexWriter implements Closeable {
      * Opens the index in {@code directory} for appending, creating the directory and a new index starting at
      * {@code firstBlock} when there is none.
      *
-     * @throws IllegalArgumentException when an existing index starts at another block, or firstBlock is negative
+     * @throws IllegalArgumentException when an existing index starts at another block, or firstBlock is negative or
+     *                                  so large that its first section would end past block 2^63 - 1 (the largest
+     *                                  block number an index holds: {@link SectionIndex#open} refuses such an index)
      * @throws IndexFormatException     when the existing index is corrupt
      */
     public static SectionIndexWriter open(Path directory, long firstBlock) {
         Objects.requireNonNull(directory, "directory");
         if (firstBlock < 0) {
             throw new IllegalArgumentException("first block " + firstBlock + " is negative");
+        }
+        if (!sectionFits(firstBlock, 0)) {
+            throw new IllegalArgumentException("first block " + firstBlock + " leaves no room for a section of "
+                    + BloomBitsMatcher.SECTION_SIZE + " blocks: its section would end past block " + Long.MAX_VALUE
+                    + ", the largest an index holds");
         }
         try {
             Path meta = directory.resolve(SectionFormat.META_FILE);
@@ -86,6 +93,14 @@ public final class SectionIndexWriter implements Closeable {
         }
     }
 
+    /**
+     * Whether section {@code section} of an index starting at {@code firstBlock} ends at or below block
+     * {@code 2^63 - 1}: the reader counts a partial last section as whole, so every section must fit in full.
+     */
+    private static boolean sectionFits(long firstBlock, long section) {
+        return (section + 1) * BloomBitsMatcher.SECTION_SIZE <= Long.MAX_VALUE - firstBlock;
+    }
+
     /** The block number the next {@link #append} must carry. */
     public long nextBlock() {
         return firstBlock + section * BloomBitsMatcher.SECTION_SIZE + pending;
@@ -100,8 +115,9 @@ public final class SectionIndexWriter implements Closeable {
      *
      * @param blockHash  the block's 32-byte hash
      * @param parentHash its header's parent hash, 32 bytes
-     * @throws IllegalArgumentException when the block is not the next one, a hash is not 32 bytes, or the parent hash
-     *                                  is not the hash of the block appended before
+     * @throws IllegalArgumentException when the block is not the next one, a hash is not 32 bytes, the parent hash
+     *                                  is not the hash of the block appended before, or the block would open a section
+     *                                  that ends past block 2^63 - 1
      * @throws UncheckedIOException     when the section this block completes cannot be written; the block is then not
      *                                  appended (the writer is as before the call), so it may be appended again
      */
@@ -119,6 +135,11 @@ public final class SectionIndexWriter implements Closeable {
                             + " is" : "blocks " + next + ".." + (blockNumber - 1) + " are") + " missing)";
             throw new IllegalArgumentException("block " + blockNumber + why + "; the index expects block " + next
                     + " next");
+        }
+        if (pending == 0 && !sectionFits(firstBlock, section)) {
+            throw new IllegalArgumentException("block " + blockNumber + " would open section " + section
+                    + ", whose " + BloomBitsMatcher.SECTION_SIZE + " blocks end past block " + Long.MAX_VALUE
+                    + ", the largest an index holds");
         }
         if (lastHash != null && !Arrays.equals(parentHash, lastHash)) {
             throw new IllegalArgumentException("block " + blockNumber + " has parent hash 0x" + Hex.encode(parentHash)

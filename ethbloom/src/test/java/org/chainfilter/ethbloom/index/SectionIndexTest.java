@@ -2,6 +2,7 @@ package org.chainfilter.ethbloom.index;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -202,6 +203,35 @@ class SectionIndexTest {
                 IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, 0)).getMessage());
         assertEquals("first block -1 is negative", assertThrows(
                 IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, -1)).getMessage());
+    }
+
+    /**
+     * The writer never writes an index the reader refuses as overflowing: a first block whose section would end past
+     * block 2^63 - 1 is refused at open, and a block that would open such a section at append, while the last section
+     * that fits is written and read back (it used to accept them, and the reader then refused the index).
+     */
+    @Test
+    void theWriterRefusesSectionsThatWouldEndPastTheLargestBlockNumber() {
+        long first = Long.MAX_VALUE - 4_096;
+        assertEquals("first block " + (first + 1) + " leaves no room for a section of 4096 blocks: its section would"
+                + " end past block 9223372036854775807, the largest an index holds", assertThrows(
+                IllegalArgumentException.class, () -> SectionIndexWriter.open(dir, first + 1)).getMessage());
+        assertFalse(Files.exists(dir.resolve("index.meta")));
+        try (SectionIndexWriter writer = SectionIndexWriter.open(dir, first)) {
+            for (long b = first; b < Long.MAX_VALUE; b++) {
+                SyntheticChain.append(writer, b, LogsBloom.EMPTY);
+            }
+            assertEquals(Long.MAX_VALUE, writer.nextBlock());
+        }
+        SectionIndex index = SectionIndex.open(dir);
+        assertEquals(Long.MAX_VALUE, index.endBlockExclusive());
+        try (SectionIndexWriter resumed = SectionIndexWriter.open(dir, first)) {
+            assertEquals("block 9223372036854775807 would open section 1, whose 4096 blocks end past block"
+                    + " 9223372036854775807, the largest an index holds", assertThrows(IllegalArgumentException.class,
+                    () -> SyntheticChain.append(resumed, Long.MAX_VALUE, LogsBloom.EMPTY)).getMessage());
+            assertEquals(Long.MAX_VALUE, resumed.nextBlock());
+        }
+        assertEquals(1, SectionIndex.open(dir).sectionCount());
     }
 
     @Test
