@@ -322,7 +322,8 @@ public final class LogFilter {
     }
 
     /**
-     * Builds a {@link LogFilter}. Values are copied when added. Duplicate alternatives are kept once.
+     * Builds a {@link LogFilter}. Values are copied when added. Duplicate alternatives are kept once. A call that
+     * throws changes nothing: the builder is as it was before the call.
      */
     public static final class Builder {
         private final List<byte[]> addresses = new ArrayList<>();
@@ -343,8 +344,11 @@ public final class LogFilter {
         public Builder address(byte[]... alternatives) {
             Objects.requireNonNull(alternatives, "alternatives");
             for (byte[] address : alternatives) {
-                addDistinct(addresses, LogsBloom.Builder.checkLength(address, 20, "address"), "addresses");
+                LogsBloom.Builder.checkLength(address, 20, "address");
             }
+            List<byte[]> merged = merged(addresses, alternatives, "addresses");
+            addresses.clear();
+            addresses.addAll(merged);
             return this;
         }
 
@@ -357,26 +361,22 @@ public final class LogFilter {
          */
         public Builder topic(int position, byte[]... alternatives) {
             checkPosition(position);
-            positionGiven[position] = true;
-            if (alternatives == null || alternatives.length == 0) {
-                positionWildcard[position] = true;
-                return this;
-            }
-            for (byte[] topic : alternatives) {
-                if (topic == null) {
-                    positionWildcard[position] = true;
-                }
-            }
+            boolean wildcard = alternatives == null || alternatives.length == 0;
             List<byte[]> set = topics.get(position);
-            if (set == null) {
-                set = new ArrayList<>();
-                topics.set(position, set);
-            }
-            for (byte[] topic : alternatives) {
-                if (topic != null) {
-                    addDistinct(set, LogsBloom.Builder.checkLength(topic, 32, "topic"), "topic position " + position);
+            if (!wildcard) {
+                for (byte[] topic : alternatives) {
+                    if (topic == null) {
+                        wildcard = true;
+                    } else {
+                        LogsBloom.Builder.checkLength(topic, 32, "topic");
+                    }
                 }
+                set = merged(set == null ? List.of() : set, alternatives, "topic position " + position);
             }
+            // Every alternative passed its checks: only now does the call change the builder.
+            positionGiven[position] = true;
+            positionWildcard[position] |= wildcard;
+            topics.set(position, set);
             return this;
         }
 
@@ -395,16 +395,24 @@ public final class LogFilter {
             }
         }
 
-        private static void addDistinct(List<byte[]> set, byte[] value, String what) {
-            if (containsBytes(set, value)) {
-                return;
+        /**
+         * {@code set} followed by each non-null value not already in it, copied, once; the caller's list is left as it
+         * is, so a call refused here changes nothing.
+         */
+        private static List<byte[]> merged(List<byte[]> set, byte[][] values, String what) {
+            List<byte[]> out = new ArrayList<>(set);
+            for (byte[] value : values) {
+                if (value == null || containsBytes(out, value)) {
+                    continue;
+                }
+                if (out.size() == MAX_ALTERNATIVES) {
+                    throw new IllegalArgumentException(
+                            what + " has more than " + MAX_ALTERNATIVES + " alternatives; at most " + MAX_ALTERNATIVES
+                                    + " are allowed (geth maxSubTopics)");
+                }
+                out.add(value.clone());
             }
-            if (set.size() == MAX_ALTERNATIVES) {
-                throw new IllegalArgumentException(
-                        what + " has more than " + MAX_ALTERNATIVES + " alternatives; at most " + MAX_ALTERNATIVES
-                                + " are allowed (geth maxSubTopics)");
-            }
-            set.add(value.clone());
+            return out;
         }
 
         /** The filter. Positions up to the last one mentioned are part of it; unmentioned earlier ones are wildcards. */

@@ -246,4 +246,35 @@ class LogFilterTest {
         assertEquals(0, filter.bloomBitClauses().length);
         assertTrue(filter.couldMatch(LogsBloom.EMPTY));
     }
+
+    /**
+     * A refused {@code address} or {@code topic} call changes nothing: not the alternatives before it, not the valid
+     * values beside the bad one, not the wildcard a null beside it would make, and not the count of positions (a
+     * refused {@code topic(1, …)} does not make the filter ask for two topics). Before, the valid values and the
+     * position stayed behind. The builder stays usable after the refusal.
+     */
+    @Test
+    void aRefusedCallLeavesTheBuilderAsItWas() {
+        byte[] shortTopic = new byte[31];
+        LogFilter.Builder builder = LogFilter.builder().address(A).topic(0, T1);
+        assertThrows(IllegalArgumentException.class, () -> builder.address(B, new byte[19]));
+        assertThrows(IllegalArgumentException.class, () -> builder.topic(0, T2, null, shortTopic));
+        assertThrows(IllegalArgumentException.class, () -> builder.topic(1, T3, shortTopic));
+        LogFilter expected = LogFilter.builder().address(A).topic(0, T1).build();
+        assertEquals(expected, builder.build());
+        assertEquals(1, builder.build().topics().size());
+        assertTrue(builder.build().matches(A, List.of(T1)));
+
+        LogFilter.Builder full = LogFilter.builder();
+        for (int i = 0; i < LogFilter.MAX_ALTERNATIVES - 1; i++) {
+            byte[] address = new byte[20];
+            address[0] = (byte) i;
+            address[1] = (byte) (i >> 8);
+            full.address(address);
+        }
+        byte[] last = filled(20, 0x7f);
+        assertThrows(IllegalArgumentException.class, () -> full.address(last, filled(20, 0x7e)));
+        assertEquals(LogFilter.MAX_ALTERNATIVES - 1, full.build().addresses().size());
+        assertEquals(LogFilter.MAX_ALTERNATIVES, full.address(last).build().addresses().size());
+    }
 }
