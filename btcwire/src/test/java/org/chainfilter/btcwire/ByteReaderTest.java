@@ -145,6 +145,20 @@ class ByteReaderTest {
         assertEquals("filterload has 1 trailing bytes after its end (at offset 1)", e.getMessage());
     }
 
+    /**
+     * A slice that is not inside the array is refused when the reader is made: without the check a reader over
+     * {@code [2, 7)} of 4 bytes was made, said 5 bytes were left and threw ArrayIndexOutOfBoundsException, not a
+     * WireFormatException, at its first read past the array (found by a mutation review).
+     */
+    @Test
+    void aSliceOutsideTheArrayIsRefused() {
+        byte[] data = Hex.decode("00112233");
+        assertThrows(IndexOutOfBoundsException.class, () -> new ByteReader(data, 2, 5));
+        assertThrows(IndexOutOfBoundsException.class, () -> new ByteReader(data, -1, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> new ByteReader(data, 1, -1));
+        assertEquals(0, new ByteReader(data, 4, 0).remaining());
+    }
+
     @Test
     void sliceReaderStaysInsideItsSlice() {
         ByteReader reader = new ByteReader(Hex.decode("00112233"), 1, 2);
