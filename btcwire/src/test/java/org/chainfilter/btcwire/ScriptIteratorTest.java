@@ -2,6 +2,7 @@ package org.chainfilter.btcwire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -88,6 +89,22 @@ class ScriptIteratorTest {
         assertEquals(-1, it.opcode());
         assertFalse(it.isPush());
         assertEquals(0, it.dataLength());
+    }
+
+    /**
+     * A range that is not inside the script is refused by reset: without the check a cursor over {@code [1, 5)} of a
+     * 2-byte script was made, and its first push threw ArrayIndexOutOfBoundsException instead of stopping (found by a
+     * mutation review).
+     */
+    @Test
+    void aRangeOutsideTheScriptIsRefused() {
+        byte[] script = Hex.decode("0102");
+        ScriptIterator it = new ScriptIterator();
+        assertThrows(IndexOutOfBoundsException.class, () -> it.reset(script, 1, 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> it.reset(script, -1, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> it.reset(script, 0, -1));
+        assertFalse(it.reset(script, 2, 0).next());
+        assertFalse(it.failed());
     }
 
     @Test
