@@ -43,6 +43,22 @@ class ScriptIteratorTest {
                 ops("4c02aabb" + "4d0100cc" + "4e01000000dd" + "4c00"));
     }
 
+    /**
+     * Every byte of an OP_PUSHDATA length counts, unsigned: a PUSHDATA1 length of 200, a PUSHDATA2 length of 258 and a
+     * PUSHDATA4 length of 256 push that many bytes, and a PUSHDATA4 length of 2^16 or 2^24 runs past the script. The
+     * lengths tried before were all below 128 and one byte wide, so a signed PUSHDATA1 length, a PUSHDATA2 that read its
+     * low byte alone, a PUSHDATA4 that shifted its second byte by 9, and one that dropped its top byte each passed every
+     * test (the last took 4e00000001 for an empty push: found by a mutation review).
+     */
+    @Test
+    void pushDataLengthsUseEveryByteUnsigned() {
+        assertEquals(List.of("4c:" + "ab".repeat(200)), ops("4cc8" + "ab".repeat(200)));
+        assertEquals(List.of("4d:" + "cd".repeat(258)), ops("4d0201" + "cd".repeat(258)));
+        assertEquals(List.of("4e:" + "ef".repeat(256)), ops("4e00010000" + "ef".repeat(256)));
+        assertEquals(List.of("ERROR"), ops("4e00000100" + "aa"));
+        assertEquals(List.of("ERROR"), ops("4e00000001" + "aa"));
+    }
+
     @Test
     void truncatedPushStopsButKeepsTheOpsBefore() {
         assertEquals(List.of("1:aa", "ac:-", "ERROR"), ops("01aaac" + "05aabb"));
