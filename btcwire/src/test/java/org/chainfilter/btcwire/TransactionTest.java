@@ -166,12 +166,11 @@ class TransactionTest {
      */
     @Test
     void outputsTakeNineBytesAtLeast() {
-        String head = "01000000" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff";
-        Transaction tx = Transaction.fromHex(head + "05" + ("0000000000000000" + "00").repeat(5) + "00000000");
+        Transaction tx = Transaction.fromHex(ONE_INPUT + "05" + ("0000000000000000" + "00").repeat(5) + "00000000");
         assertEquals(5, tx.outputs().size());
         assertEquals(0, tx.outputs().get(4).scriptPubKey().length);
         WireFormatException e = assertThrows(WireFormatException.class,
-                () -> Transaction.fromHex(head + "06" + ("0000000000000000" + "00").repeat(5) + "00000000"));
+                () -> Transaction.fromHex(ONE_INPUT + "06" + ("0000000000000000" + "00").repeat(5) + "00000000"));
         assertEquals("transaction output count is 6 but at 9 bytes or more each they cannot fit in the 49 bytes left",
                 e.getMessage());
     }
@@ -339,6 +338,25 @@ class TransactionTest {
         assertEquals("00".repeat(32) + "04030201",
                 Hex.encode(new OutPoint(Hash256.ZERO, 0x01020304L).toBytes()));
     }
+
+    /**
+     * The output count has the input count's limit, Core's MAX_SIZE: a count of 2^25 is refused only as more than the
+     * bytes left can hold, 2^25 + 1 as above the limit. An output count limited to 65535 passed every test (only the
+     * input count's limit was checked: found by a mutation review).
+     */
+    @Test
+    void theOutputCountIsLimitedToMaxSize() {
+        WireFormatException e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex(ONE_INPUT + "fe00000002" + "00".repeat(20)));
+        assertEquals("transaction output count is 33554432 but at 9 bytes or more each they cannot fit in the 20"
+                + " bytes left", e.getMessage());
+        e = assertThrows(WireFormatException.class,
+                () -> Transaction.fromHex(ONE_INPUT + "fe01000002" + "00".repeat(20)));
+        assertEquals("transaction output count is 33554433; at most 33554432 is allowed", e.getMessage());
+    }
+
+    /** Version 1, one input spending output 0 of the zero txid with an empty scriptSig and nSequence 0xffffffff. */
+    private static final String ONE_INPUT = "01000000" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff";
 
     private static String raw(String name) {
         return BitcoinData.raw(name);
