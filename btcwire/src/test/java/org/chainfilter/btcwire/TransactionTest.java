@@ -358,6 +358,24 @@ class TransactionTest {
     /** Version 1, one input spending output 0 of the zero txid with an empty scriptSig and nSequence 0xffffffff. */
     private static final String ONE_INPUT = "01000000" + "01" + "00".repeat(32) + "00000000" + "00" + "ffffffff";
 
+    /**
+     * A transaction keeps its own lists of inputs and outputs: keeping read-only views of the caller's lists passed
+     * every test, and a caller that then changed its lists changed the transaction under its txid (found by a mutation
+     * review).
+     */
+    @Test
+    void aTransactionKeepsItsOwnListsOfInputsAndOutputs() {
+        List<TxInput> inputs = new ArrayList<>(List.of(new TxInput(new OutPoint(Hash256.ZERO, 0), Hex.decode("51"), 0,
+                List.of())));
+        List<TxOutput> outputs = new ArrayList<>(List.of(new TxOutput(50, Hex.decode("51"))));
+        Transaction tx = new Transaction(1, inputs, outputs, 0);
+        inputs.add(inputs.get(0));
+        outputs.clear();
+        assertEquals(1, tx.inputs().size());
+        assertEquals(1, tx.outputs().size());
+        assertEquals(tx.txid(), Sha256d.hash(tx.serialize(false)));
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
