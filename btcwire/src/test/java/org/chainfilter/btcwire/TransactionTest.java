@@ -202,7 +202,7 @@ class TransactionTest {
     /**
      * The constructors copy what they are given, as TxInput's javadoc says of the witness arrays: keeping the caller's
      * witness arrays passed every test, and a caller reusing its buffer then changed the input (found by a mutation
-     * review).
+     * review). The scriptSig it hands out is a copy too: handing out its own array passed every test.
      */
     @Test
     void anInputKeepsItsOwnCopyOfTheWitness() {
@@ -218,6 +218,9 @@ class TransactionTest {
         assertEquals(wtxid, Sha256d.hash(tx.serialize(true)));
         input.witness().get(0)[0] = 0;
         assertArrayEquals(Hex.decode("3044"), input.witness().get(0));
+        input.scriptSig()[0] = 0;
+        assertArrayEquals(Hex.decode("51"), input.scriptSig());
+        assertEquals(wtxid, Sha256d.hash(tx.serialize(true)));
     }
 
     /**
