@@ -379,6 +379,34 @@ class TransactionTest {
         assertEquals(tx.txid(), Sha256d.hash(tx.serialize(false)));
     }
 
+    /**
+     * iterateScriptSig and iterateScriptPubKey point a cursor at the whole of the script, the input's and output's own
+     * array (their javadoc promises no allocation). A scriptSig iterated without its last byte, and a scriptPubKey
+     * iterated over a copy, each passed every test (found by a mutation review).
+     */
+    @Test
+    void iteratingAnInputOrOutputScriptWalksAllOfItsOwnArray() {
+        TxInput input = new TxInput(new OutPoint(Hash256.ZERO, 0), Hex.decode("01aa51"), 0, List.of());
+        TxOutput output = new TxOutput(50, Hex.decode("76a914" + "11".repeat(20) + "88ac"));
+        ScriptIterator it = new ScriptIterator();
+        input.iterateScriptSig(it);
+        assertTrue(it.script() == input.scriptSigArray());
+        assertEquals(List.of(0x01, Opcodes.OP_1), opcodes(it));
+        output.iterateScriptPubKey(it);
+        assertTrue(it.script() == output.scriptPubKeyArray());
+        assertEquals(List.of(Opcodes.OP_DUP, Opcodes.OP_HASH160, 0x14, Opcodes.OP_EQUALVERIFY, Opcodes.OP_CHECKSIG),
+                opcodes(it));
+    }
+
+    private static List<Integer> opcodes(ScriptIterator it) {
+        List<Integer> out = new ArrayList<>();
+        while (it.next()) {
+            out.add(it.opcode());
+        }
+        assertFalse(it.failed());
+        return out;
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
