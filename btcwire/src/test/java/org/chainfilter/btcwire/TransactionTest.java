@@ -407,6 +407,16 @@ class TransactionTest {
         return out;
     }
 
+    /**
+     * An outpoint prints as {@code txid:index} with the txid in display order, as its javadoc says and as explorers and
+     * Core's RPC show it: printing the internal order passed every test (found by a mutation review).
+     */
+    @Test
+    void anOutPointPrintsItsTxidInDisplayOrder() {
+        String display = "b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b";
+        assertEquals(display + ":4294967295", new OutPoint(Hash256.fromDisplayHex(display), 0xffffffffL).toString());
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
