@@ -277,12 +277,16 @@ class TransactionTest {
     /**
      * Inputs, outputs and outpoints that differ in one field are not equal. An input equals that skipped the outpoint
      * or the witness item count, an output equals that skipped the value and an outpoint equals that skipped the index
-     * each passed every test (Transaction.equals compares hashes and did not notice: found by a mutation review).
+     * each passed every test (Transaction.equals compares hashes and did not notice: found by a mutation review). Equal
+     * outpoints made from separate but equal txids have one hash code: hashing the txid's identity passed every test.
      */
     @Test
     void valuesThatDifferInOneFieldAreNotEqual() {
         OutPoint prevout = new OutPoint(Hash256.ZERO, 0);
         assertEquals(prevout, new OutPoint(Hash256.ZERO, 0));
+        OutPoint spendsOne = new OutPoint(Hash256.fromInternalHex("01".repeat(32)), 1);
+        assertEquals(spendsOne, new OutPoint(Hash256.fromInternalHex("01".repeat(32)), 1));
+        assertEquals(spendsOne.hashCode(), new OutPoint(Hash256.fromInternalHex("01".repeat(32)), 1).hashCode());
         assertNotEquals(prevout, new OutPoint(Hash256.ZERO, 1));
         assertNotEquals(prevout, new OutPoint(Hash256.fromInternalHex("01" + "00".repeat(31)), 0));
 
