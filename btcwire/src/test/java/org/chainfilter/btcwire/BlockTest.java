@@ -188,6 +188,25 @@ class BlockTest {
         }
     }
 
+    /**
+     * A block keeps its own list of transactions, and neither it nor the txids it hands out can be changed: keeping a
+     * read-only view of the caller's list, and handing out a modifiable txid list, each passed every test (a caller
+     * could then make the block's transactions or the leaves of merkleRootMatches differ from what was checked: found
+     * by a mutation review).
+     */
+    @Test
+    void aBlockKeepsItsOwnTransactionsAndItsTxidsCannotBeChanged() {
+        Block parsed = Block.fromHex(raw("block_13b8a"));
+        List<Transaction> transactions = new ArrayList<>(parsed.transactions());
+        Block block = new Block(parsed.header(), transactions);
+        transactions.remove(0);
+        assertEquals(parsed.transactions(), block.transactions());
+        assertThrows(UnsupportedOperationException.class, () -> block.transactions().remove(0));
+        assertThrows(UnsupportedOperationException.class, () -> block.txids().remove(0));
+        assertEquals(parsed.txids(), block.txids());
+        assertTrue(block.merkleRootMatches());
+    }
+
     private static String raw(String name) {
         return BitcoinData.raw(name);
     }
