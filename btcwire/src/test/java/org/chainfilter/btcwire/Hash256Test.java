@@ -71,6 +71,20 @@ class Hash256Test {
         assertEquals("a hash at offset -1 needs 32 bytes but the array has 40", e.getMessage());
     }
 
+    /**
+     * A hash made from a slice takes the 32 bytes at its offset: bytes 00 01 .. 27 at offset 8 give 08 .. 27. Copying
+     * from index 0 passed every test (the slices tried were all one repeated byte: found by a mutation review).
+     */
+    @Test
+    void aSliceIsTakenFromItsOffset() {
+        byte[] bytes = new byte[40];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        assertEquals("08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627",
+                Hash256.fromInternalBytes(bytes, 8).toInternalHex());
+    }
+
     /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
     /**
      * {@code compareTo} orders by the internal bytes, first byte first, each unsigned (0x80 above 0x7f): a signed
