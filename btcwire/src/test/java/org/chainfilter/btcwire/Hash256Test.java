@@ -85,6 +85,18 @@ class Hash256Test {
                 Hash256.fromInternalBytes(bytes, 8).toInternalHex());
     }
 
+    /**
+     * internalByte(i) is byte i of the internal (wire) order, the last byte of the display form for i = 0: reading the
+     * display order there passed every test (found by a mutation review).
+     */
+    @Test
+    void internalByteIndexesTheInternalOrder() {
+        Hash256 h = Hash256.fromDisplayHex("b4749f017444b051c44dfd2720e88f314ff94f3dd6d56d40ef65854fcd7fff6b");
+        assertEquals((byte) 0x6b, h.internalByte(0));
+        assertEquals((byte) 0xff, h.internalByte(1));
+        assertEquals((byte) 0xb4, h.internalByte(31));
+    }
+
     /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
     /**
      * {@code compareTo} orders by the internal bytes, first byte first, each unsigned (0x80 above 0x7f): a signed
