@@ -97,7 +97,6 @@ class Hash256Test {
         assertEquals((byte) 0xb4, h.internalByte(31));
     }
 
-    /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
     /**
      * {@code compareTo} orders by the internal bytes, first byte first, each unsigned (0x80 above 0x7f): a signed
      * comparison passed every test before.
@@ -116,6 +115,7 @@ class Hash256Test {
         assertEquals(0, high.compareTo(Hash256.fromInternalHex("80" + "00".repeat(31))));
     }
 
+    /** dSHA256("hello"): SHA256 is 2cf24dba…9824 and SHA256 of that is 9595c9df…d50 (well-known). */
     @Test
     void doubleSha256OfAKnownInput() {
         Hash256 h = Sha256d.hash("hello".getBytes(StandardCharsets.US_ASCII));
