@@ -192,7 +192,11 @@ class ScriptIteratorTest {
     }
 
     private static List<Integer> opcodes(String scriptHex) {
-        ScriptIterator it = new ScriptIterator(Hex.decode(scriptHex));
+        return opcodes(new ScriptIterator(Hex.decode(scriptHex)));
+    }
+
+    /** The opcodes of the rest of {@code it}'s script, which must not stop on a truncated push. */
+    static List<Integer> opcodes(ScriptIterator it) {
         List<Integer> out = new ArrayList<>();
         while (it.next()) {
             out.add(it.opcode());

@@ -395,20 +395,11 @@ class TransactionTest {
         ScriptIterator it = new ScriptIterator();
         input.iterateScriptSig(it);
         assertTrue(it.script() == input.scriptSigArray());
-        assertEquals(List.of(0x01, Opcodes.OP_1), opcodes(it));
+        assertEquals(List.of(0x01, Opcodes.OP_1), ScriptIteratorTest.opcodes(it));
         output.iterateScriptPubKey(it);
         assertTrue(it.script() == output.scriptPubKeyArray());
         assertEquals(List.of(Opcodes.OP_DUP, Opcodes.OP_HASH160, 0x14, Opcodes.OP_EQUALVERIFY, Opcodes.OP_CHECKSIG),
-                opcodes(it));
-    }
-
-    private static List<Integer> opcodes(ScriptIterator it) {
-        List<Integer> out = new ArrayList<>();
-        while (it.next()) {
-            out.add(it.opcode());
-        }
-        assertFalse(it.failed());
-        return out;
+                ScriptIteratorTest.opcodes(it));
     }
 
     /**
